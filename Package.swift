@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "newsstand",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "newsstand", targets: ["newsstand"]),
+        .library(name: "NewsstandKit", targets: ["NewsstandKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
+        .target(
+            name: "NewsstandKit",
+            dependencies: [
+                "CCurl",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "newsstand",
+            dependencies: [
+                "NewsstandKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NewsstandKit", "TestSupport"]),
+    ]
+)
+
+// Strict settings for every Swift target, in one place.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,29 @@
+#ifndef NEWSSTAND_CNCURSES_SHIM_H
+#define NEWSSTAND_CNCURSES_SHIM_H
+
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <locale.h>
+#include <wchar.h>
+#include <ncurses.h>
+
+/* Function-like macros and C globals that Swift cannot import. */
+static inline WINDOW *ncw_stdscr(void) { return stdscr; }
+static inline int ncw_colors(void) { return COLORS; }
+static inline int ncw_color_pairs(void) { return COLOR_PAIRS; }
+static inline int ncw_lines(void) { return getmaxy(stdscr); }
+static inline int ncw_cols(void) { return getmaxx(stdscr); }
+static inline attr_t ncw_a_normal(void) { return A_NORMAL; }
+static inline attr_t ncw_a_bold(void) { return A_BOLD; }
+static inline attr_t ncw_a_reverse(void) { return A_REVERSE; }
+static inline attr_t ncw_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t ncw_a_dim(void) { return A_DIM; }
+static inline mmask_t ncw_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
+static inline mmask_t ncw_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t ncw_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED; }
+static inline mmask_t ncw_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t ncw_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t ncw_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t ncw_button5_pressed(void) { return BUTTON5_PRESSED; }
+
+#endif

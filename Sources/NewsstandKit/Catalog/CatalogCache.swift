@@ -1,0 +1,73 @@
+import Foundation
+
+/// The last good copy of one catalog, kept under `$XDG_CACHE_HOME/newsstand/catalogs/`.
+///
+/// The copy and what is known of it (validators, when it was fetched) are written through a
+/// temporary file and a rename, so that a crash or a full disk leaves the previous copy whole.
+public struct CatalogCache: Sendable {
+    /// What is known of the cached copy.
+    public struct Info: Codable, Sendable, Equatable {
+        public var url: String
+        public var etag: String?
+        public var lastModified: String?
+        public var fetchedAt: Date
+    }
+
+    public let folder: String
+    /// The cached catalog, exactly as the server sent it.
+    public let catalogPath: String
+    let infoPath: String
+    /// Where a fresh copy is downloaded before it is checked and moved into place.
+    let downloadPath: String
+
+    public init(directories: Directories, catalogURL: URL) {
+        folder = directories.cache + "/catalogs"
+        let key = Library.key(for: catalogURL)
+        catalogPath = folder + "/" + key + ".plist"
+        infoPath = folder + "/" + key + ".json"
+        downloadPath = folder + "/" + key + ".plist.download"
+    }
+
+    func prepare() throws(NewsstandError) {
+        try FileOps.makeDirectory(folder, trusted: folder)
+    }
+
+    /// The cached bytes and their info, or nil when there is no complete copy.
+    func read() -> (data: Data, info: Info)? {
+        guard FileOps.regularFileSize(catalogPath) != nil,
+              let infoData = FileManager.default.contents(atPath: infoPath),
+              let info = try? Self.decoder.decode(Info.self, from: infoData),
+              let data = FileManager.default.contents(atPath: catalogPath)
+        else { return nil }
+        return (data, info)
+    }
+
+    /// Moves a freshly downloaded and checked catalog into place.
+    func installDownload(info: Info) throws(NewsstandError) {
+        if rename(downloadPath, catalogPath) != 0 { throw FileOps.error(errno, "save", catalogPath) }
+        try writeInfo(info)
+    }
+
+    func writeInfo(_ info: Info) throws(NewsstandError) {
+        guard let data = try? Self.encoder.encode(info) else { return }
+        try FileOps.writeAtomically(data, to: infoPath)
+    }
+
+    /// Moves an unreadable copy aside (kept for a look, not used again) so that it is fetched afresh.
+    func setAside() {
+        rename(catalogPath, catalogPath + ".corrupt")
+        unlink(infoPath)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+
+/// One issue of the catalog and the state of its download.
+///
+/// An issue knows nothing of any user interface: it posts notifications when its state changes,
+/// with itself as `object`. They are posted on the thread that made the change (for progress,
+/// the transfer engine's thread), so observers should register with `queue: nil`, return quickly,
+/// and hop to their own thread for any real work.
+public final class Issue: Sendable {
+    /// Posted whenever ``state`` changes, except for progress within a download.
+    public static let stateDidChangeNotification = Notification.Name("NewsstandIssueStateDidChange")
+    /// Posted while downloading, at most about ten times a second, and always for the last bytes.
+    public static let downloadDidProgressNotification = Notification.Name("NewsstandIssueDownloadDidProgress")
+    /// Posted once the issue is installed and verified.
+    public static let downloadDidFinishNotification = Notification.Name("NewsstandIssueDownloadDidFinish")
+    /// Posted when a download stops with an error; ``state`` says why.
+    public static let downloadDidFailNotification = Notification.Name("NewsstandIssueDownloadDidFail")
+
+    /// The catalog's ID, a safe file name.
+    public let id: String
+    let library: Library
+    private let center: NotificationCenter
+
+    private struct Guarded {
+        var entry: CatalogEntry
+        var state: DownloadState
+        var lastProgressPost: UInt64 = 0
+        var speedSample: (time: UInt64, bytes: Int64)?
+        var bytesPerSecond: Double = 0
+    }
+
+    private let guarded: Mutex<Guarded>
+
+    init(entry: CatalogEntry, library: Library, center: NotificationCenter) {
+        id = entry.id
+        self.library = library
+        self.center = center
+        guarded = Mutex(Guarded(entry: entry, state: .remote))
+        guarded.withLock { $0.state = Self.stateOnDisk(entry: entry, library: library) }
+    }
+
+    /// What the catalog says of this issue.
+    public var entry: CatalogEntry { guarded.withLock { $0.entry } }
+    public var title: String { entry.title }
+    public var state: DownloadState { guarded.withLock { $0.state } }
+
+    /// The installed PDF, when there is one.
+    public var pdfPath: String? {
+        if case .downloaded(let path) = state { return path }
+        return nil
+    }
+
+    /// Where the cover image is kept once fetched.
+    public var coverPath: String { library.coverPath(for: id) }
+
+    func update(entry: CatalogEntry) {
+        guarded.withLock { $0.entry = entry }
+    }
+
+    static func stateOnDisk(entry: CatalogEntry, library: Library) -> DownloadState {
+        switch library.diskState(for: entry.id) {
+        case .installed(let path): return .downloaded(path: path)
+        case .partial(let bytes): return .partial(received: bytes, total: entry.size)
+        case .none: return .remote
+        }
+    }
+
+    /// Re-reads the state from disk (after a cancel or a delete).
+    func resetStateFromDisk() {
+        setState(Self.stateOnDisk(entry: entry, library: library))
+    }
+
+    /// Sets the state and posts the notifications that go with the change.
+    func setState(_ newState: DownloadState) {
+        let changed = guarded.withLock { guarded -> Bool in
+            guard guarded.state != newState else { return false }
+            guarded.state = newState
+            if case .downloading = newState {} else { guarded.speedSample = nil }
+            return true
+        }
+        guard changed else { return }
+        center.post(name: Self.stateDidChangeNotification, object: self)
+        switch newState {
+        case .downloaded: center.post(name: Self.downloadDidFinishNotification, object: self)
+        case .failed: center.post(name: Self.downloadDidFailNotification, object: self)
+        default: break
+        }
+    }
+
+    /// Records bytes on disk; posts progress at most every 100 ms, and always when complete.
+    func updateProgress(received: Int64, total: Int64?) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let post = guarded.withLock { guarded -> Bool in
+            guard case .downloading = guarded.state else { return false }
+            if let sample = guarded.speedSample {
+                let elapsed = Double(now - sample.time) / 1e9
+                if elapsed >= 0.5 {
+                    let rate = Double(received - sample.bytes) / elapsed
+                    guarded.bytesPerSecond = guarded.bytesPerSecond == 0 ? rate : 0.5 * guarded.bytesPerSecond + 0.5 * rate
+                    guarded.speedSample = (now, received)
+                }
+            } else {
+                guarded.speedSample = (now, received)
+            }
+            let resolvedTotal = total ?? guarded.entry.size
+            guarded.state = .downloading(DownloadProgress(received: received, total: resolvedTotal, bytesPerSecond: max(0, guarded.bytesPerSecond)))
+            let complete = resolvedTotal.map { received >= $0 } ?? false
+            guard complete || now - guarded.lastProgressPost >= 100_000_000 else { return false }
+            guarded.lastProgressPost = now
+            return true
+        }
+        if post { center.post(name: Self.downloadDidProgressNotification, object: self) }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Where newsstand keeps its files, following the XDG base-directory specification.
+public struct Directories: Sendable, Equatable {
+    /// Root for downloaded issues and covers (`$XDG_DATA_HOME/newsstand`).
+    public var data: String
+    /// Root for cached catalogs (`$XDG_CACHE_HOME/newsstand`).
+    public var cache: String
+    /// Root for the log file (`$XDG_STATE_HOME/newsstand`).
+    public var state: String
+
+    public init(data: String, cache: String, state: String) {
+        self.data = data
+        self.cache = cache
+        self.state = state
+    }
+
+    /// The directories for an environment.
+    ///
+    /// A variable that is unset, empty or relative is ignored, as the specification asks,
+    /// and the default under `$HOME` is used instead.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Directories {
+        let home = homeDirectory(environment)
+        func base(_ variable: String, _ fallback: String) -> String {
+            if let value = environment[variable], value.hasPrefix("/") {
+                return value
+            }
+            return home + "/" + fallback
+        }
+        return Directories(
+            data: base("XDG_DATA_HOME", ".local/share") + "/newsstand",
+            cache: base("XDG_CACHE_HOME", ".cache") + "/newsstand",
+            state: base("XDG_STATE_HOME", ".local/state") + "/newsstand"
+        )
+    }
+
+    private static func homeDirectory(_ environment: [String: String]) -> String {
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return home
+        }
+        return NSHomeDirectory()
+    }
+}

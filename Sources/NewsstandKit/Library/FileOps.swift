@@ -1,0 +1,94 @@
+import Foundation
+
+/// Small system-call helpers that turn errno into ``NewsstandError``.
+enum FileOps {
+    static func error(_ code: Int32, _ operation: String, _ path: String) -> NewsstandError {
+        if code == ENOSPC || code == EDQUOT {
+            return NewsstandError(.diskFull, "The disk is full: free some space, then try again.")
+        }
+        if code == ELOOP {
+            return NewsstandError(.fileSystem, "Refused to follow a symbolic link at \(path).")
+        }
+        return NewsstandError(.fileSystem, "Could not \(operation) \(path): \(String(cString: strerror(code))).")
+    }
+
+    /// The size of a regular file, or nil when there is none (a link is not followed).
+    static func regularFileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Creates `path` and its parents. Links up to and including `trusted` are the user's own
+    /// (a linked home, say) and are followed; below it every folder must be a real one.
+    static func makeDirectory(_ path: String, trusted: String) throws(NewsstandError) {
+        var current = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            current += "/" + component
+            var info = stat()
+            let isTrusted = current.count <= trusted.count
+            if (isTrusted ? stat(current, &info) : lstat(current, &info)) == 0 {
+                guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                    throw NewsstandError(.fileSystem, "\(current) is not a folder (a link or a file is in the way); move it aside.")
+                }
+                continue
+            }
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw error(errno, "create", current)
+            }
+        }
+    }
+
+    /// Writes `data` to `path` through a temporary file and a rename, so that a crash leaves
+    /// either the old file or the new one.
+    static func writeAtomically(_ data: Data, to path: String) throws(NewsstandError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw error(errno, "create", temporary) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw error(failure, "write", path)
+        }
+    }
+
+    /// Flushes a file's data to the disk.
+    static func sync(_ path: String) throws(NewsstandError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw error(errno, "open", path) }
+        defer { close(descriptor) }
+        if fdatasync(descriptor) != 0 { throw error(errno, "sync", path) }
+    }
+
+    /// Flushes a folder, so that a rename inside it survives a crash.
+    static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    static func remove(_ path: String) throws(NewsstandError) {
+        if unlink(path) != 0 && errno != ENOENT { throw error(errno, "remove", path) }
+    }
+}

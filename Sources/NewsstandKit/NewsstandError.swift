@@ -1,0 +1,61 @@
+/// An error a user can act on: what went wrong, and usually what to do about it.
+///
+/// Errors are compared by their code; the message carries the details. New codes can be added
+/// without breaking anyone who switches on the ones they know.
+public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The catalog could not be parsed or has the wrong shape.
+        public static let invalidCatalog = Code("invalidCatalog")
+        /// Neither the network nor a cached copy could provide the catalog.
+        public static let catalogUnavailable = Code("catalogUnavailable")
+        /// A URL uses a scheme other than http or https.
+        public static let unsupportedURL = Code("unsupportedURL")
+        /// No issue with that ID in the catalog.
+        public static let unknownIssue = Code("unknownIssue")
+        /// The network failed; trying again later may work.
+        public static let network = Code("network")
+        /// The server stopped sending data.
+        public static let timedOut = Code("timedOut")
+        /// The server wants credentials, or refuses them.
+        public static let unauthorized = Code("unauthorized")
+        /// The server has no such file.
+        public static let notFound = Code("notFound")
+        /// The server answered with an error status.
+        public static let httpStatus = Code("httpStatus")
+        /// The server answered a range request with bytes that do not match.
+        public static let rangeMismatch = Code("rangeMismatch")
+        /// The server sent more than it declared or than is allowed.
+        public static let tooLarge = Code("tooLarge")
+        /// The disk is full.
+        public static let diskFull = Code("diskFull")
+        /// A file could not be read or written.
+        public static let fileSystem = Code("fileSystem")
+        /// The downloaded file is not what the catalog promised.
+        public static let verificationFailed = Code("verificationFailed")
+        /// The issue is not downloaded yet.
+        public static let notDownloaded = Code("notDownloaded")
+        /// The program that opens PDFs failed or is missing.
+        public static let openerFailed = Code("openerFailed")
+        /// The download was cancelled.
+        public static let cancelled = Code("cancelled")
+    }
+
+    public let code: Code
+    /// One line for the user: what happened and what to do.
+    public let message: String
+    /// Whether the same request may succeed if tried again later.
+    public let isRetryable: Bool
+
+    public init(_ code: Code, _ message: String, retryable: Bool = false) {
+        self.code = code
+        self.message = message
+        self.isRetryable = retryable
+    }
+
+    public var description: String { message }
+}

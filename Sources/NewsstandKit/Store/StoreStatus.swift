@@ -1,0 +1,66 @@
+import Foundation
+
+/// Where the store's catalog came from.
+public enum CatalogSource: String, Sendable, Equatable {
+    /// Fetched from the server just now (or confirmed unchanged by it).
+    case network
+    /// The cached copy, not confirmed by the server.
+    case cache
+    /// A local file the user named.
+    case file
+}
+
+extension Store {
+    /// What the store is doing, and how fresh its catalog is.
+    public enum Status: Sendable, Equatable {
+        /// Nothing loaded yet.
+        case idle
+        /// Fetching the catalog; `hasIssues` says whether a cached copy is shown meanwhile.
+        case loading(hasIssues: Bool)
+        /// The catalog is loaded and current.
+        case ready(source: CatalogSource, fetchedAt: Date)
+        /// The server could not be reached or sent a bad catalog: the cached copy fetched at
+        /// `since` is shown instead.
+        case offline(since: Date, reason: NewsstandError)
+        /// No catalog at all.
+        case failed(NewsstandError)
+
+        /// One line for a status bar.
+        public var summary: String {
+            switch self {
+            case .idle:
+                return "Not loaded"
+            case .loading(let hasIssues):
+                return hasIssues ? "Refreshing…" : "Loading catalog…"
+            case .ready(let source, let fetchedAt):
+                switch source {
+                case .network: return "Up to date (\(Self.time(fetchedAt)))"
+                case .cache: return "From cache (\(Self.time(fetchedAt)))"
+                case .file: return "Local catalog"
+                }
+            case .offline(let since, let reason):
+                let prefix = reason.code == .network || reason.code == .timedOut ? "Offline" : "Stale"
+                return "\(prefix): showing the catalog from \(Self.time(since)) — \(reason.message)"
+            case .failed(let error):
+                return "Error: \(error.message)"
+            }
+        }
+
+        private static func time(_ date: Date) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = Calendar.current.isDateInToday(date) ? "HH:mm" : "yyyy-MM-dd HH:mm"
+            return formatter.string(from: date)
+        }
+    }
+
+    /// What a refresh found.
+    public struct RefreshSummary: Sendable, Equatable {
+        /// Whether the issue list differs from the one before.
+        public var changed: Bool
+        /// Issues whose IDs were not in the previous list.
+        public var newIssues: Int
+        public var totalIssues: Int
+        public var source: CatalogSource
+    }
+}

@@ -1,0 +1,460 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Runs HTTP(S) transfers on one libcurl multi handle, on a thread of its own.
+///
+/// Requests may be started and cancelled from any thread. Everything that touches libcurl
+/// happens on the engine's thread, which also runs every ``TransferHandlers`` callback.
+/// This is the only file that imports libcurl.
+public final class TransferEngine: Sendable {
+    /// The engine shared by the whole process.
+    public static let shared = TransferEngine()
+
+    private struct Pending: Sendable {
+        let id: Int
+        let request: TransferRequest
+        let handlers: TransferHandlers
+    }
+
+    private struct Queue: Sendable {
+        var pending: [Pending] = []
+        var cancelled: Set<Int> = []
+        var nextID = 1
+        var running = false
+    }
+
+    private let queue = Mutex(Queue())
+    private let multi: MultiHandle
+
+    public init() {
+        _ = Self.globalInit
+        multi = MultiHandle()
+    }
+
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+    }()
+
+    /// Starts a transfer; its handlers run on the engine's thread.
+    @discardableResult
+    public func start(_ request: TransferRequest, handlers: TransferHandlers) -> TransferID {
+        let (id, startThread) = queue.withLock { queue -> (Int, Bool) in
+            let id = queue.nextID
+            queue.nextID += 1
+            queue.pending.append(Pending(id: id, request: request, handlers: handlers))
+            let startThread = !queue.running
+            queue.running = true
+            return (id, startThread)
+        }
+        if startThread {
+            let thread = Thread { [self] in self.run() }
+            thread.name = "newsstand.transfers"
+            thread.start()
+        } else {
+            multi.wakeUp()
+        }
+        return TransferID(rawValue: id)
+    }
+
+    /// Stops a transfer; its completion reports ``NewsstandError/Code/cancelled`` and the bytes
+    /// received so far stay in the file. Does nothing for a finished transfer.
+    public func cancel(_ id: TransferID) {
+        queue.withLock { _ = $0.cancelled.insert(id.rawValue) }
+        multi.wakeUp()
+    }
+
+    /// The engine thread's loop. Never returns: the thread lives as long as the process.
+    private func run() {
+        var active: [Int: EasyTransfer] = [:]
+        var byHandle: [UnsafeMutableRawPointer: EasyTransfer] = [:]
+        while true {
+            let (incoming, cancelled) = queue.withLock { queue -> ([Pending], Set<Int>) in
+                defer {
+                    queue.pending.removeAll()
+                    queue.cancelled.removeAll()
+                }
+                return (queue.pending, queue.cancelled)
+            }
+            for pending in incoming {
+                let transfer = EasyTransfer(id: pending.id, request: pending.request, handlers: pending.handlers)
+                if cancelled.contains(pending.id) {
+                    transfer.finish(with: NewsstandError(.cancelled, "Cancelled."))
+                    continue
+                }
+                if let failure = transfer.configure() {
+                    transfer.finish(with: failure)
+                    continue
+                }
+                active[pending.id] = transfer
+                byHandle[transfer.handle] = transfer
+                curl_multi_add_handle(multi.pointer, transfer.handle)
+            }
+            for id in cancelled {
+                guard let transfer = active.removeValue(forKey: id) else { continue }
+                byHandle.removeValue(forKey: transfer.handle)
+                curl_multi_remove_handle(multi.pointer, transfer.handle)
+                transfer.finish(with: NewsstandError(.cancelled, "Cancelled."))
+            }
+
+            var running: Int32 = 0
+            curl_multi_perform(multi.pointer, &running)
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi.pointer, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                      let transfer = byHandle.removeValue(forKey: handle)
+                else { continue }
+                let code = ccurl_message_result(message)
+                active.removeValue(forKey: transfer.id)
+                curl_multi_remove_handle(multi.pointer, handle)
+                transfer.finish(curlCode: code)
+            }
+            // With nothing to do the wait is long: start() and cancel() wake the poll up.
+            curl_multi_poll(multi.pointer, nil, 0, active.isEmpty ? 60_000 : 500, nil)
+        }
+    }
+}
+
+/// The multi handle. Only `curl_multi_wakeup`, which libcurl documents as safe from any
+/// thread, is called outside the engine's thread.
+private final class MultiHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+
+    init() {
+        pointer = curl_multi_init()
+        ccurl_multi_setopt_long(pointer, CURLMOPT_MAX_HOST_CONNECTIONS, 0)
+    }
+
+    func wakeUp() {
+        curl_multi_wakeup(pointer)
+    }
+
+    deinit {
+        curl_multi_cleanup(pointer)
+    }
+}
+
+/// One easy handle and the file its body goes to. Confined to the engine's thread.
+private final class EasyTransfer {
+    let id: Int
+    let handle: UnsafeMutableRawPointer
+    private let request: TransferRequest
+    private let handlers: TransferHandlers
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    private var response = TransferResponse()
+    private var decided = false
+    private var writing = false
+    private var restarted = false
+    private var failure: NewsstandError?
+    private var fileDescriptor: Int32 = -1
+    /// Where the body's first byte goes in the file.
+    private var base: Int64 = 0
+    /// Body bytes handed to us, buffered or written.
+    private var received: Int64 = 0
+    private var lastProgress: UInt64 = 0
+
+    /// Writes go to disk in pieces this large: far fewer system calls than libcurl's own chunks.
+    private static let bufferSize = 1 << 20
+    private let buffer = UnsafeMutableRawPointer.allocate(byteCount: EasyTransfer.bufferSize, alignment: 4096)
+    private var buffered = 0
+
+    init(id: Int, request: TransferRequest, handlers: TransferHandlers) {
+        self.id = id
+        self.request = request
+        self.handlers = handlers
+        self.handle = curl_easy_init()
+        errorBuffer[0] = 0
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        if fileDescriptor >= 0 { close(fileDescriptor) }
+        errorBuffer.deallocate()
+        buffer.deallocate()
+    }
+
+    /// Sets every option; returns why the request cannot be made, if it cannot.
+    func configure() -> NewsstandError? {
+        let scheme = request.url.scheme?.lowercased() ?? ""
+        let protocols: String
+        switch scheme {
+        case "http", "https":
+            protocols = "http,https"
+        case "file" where request.allowsFileURLs:
+            protocols = "file"
+        default:
+            return NewsstandError(.unsupportedURL, "Only http and https URLs can be fetched, not \(TextSanitizer.inert(request.url.absoluteString)).")
+        }
+        // A secure request may only be redirected to another secure URL.
+        let redirectProtocols = scheme == "https" ? "https" : "http,https"
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+
+        ccurl_easy_setopt_string(handle, CURLOPT_URL, request.url.absoluteString)
+        ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
+        ccurl_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, redirectProtocols)
+        ccurl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        ccurl_easy_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
+        ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, 512 * 1024)
+        ccurl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, request.connectTimeout)
+        ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+        ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, request.stallTimeout)
+        ccurl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+        ccurl_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+        ccurl_easy_setopt_string(handle, CURLOPT_USERAGENT, "newsstand/1.0")
+        ccurl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        if let maximum = request.maximumBytes {
+            ccurl_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximum))
+        }
+
+        var headers: [String] = []
+        if request.resumeOffset > 0 && scheme != "file" {
+            ccurl_easy_setopt_string(handle, CURLOPT_RANGE, "\(request.resumeOffset)-")
+            if let validator = request.ifRange { headers.append("If-Range: \(validator)") }
+        }
+        if let etag = request.ifNoneMatch { headers.append("If-None-Match: \(etag)") }
+        if let date = request.ifModifiedSince { headers.append("If-Modified-Since: \(date)") }
+        for header in headers where !header.contains("\r") && !header.contains("\n") {
+            headerList = curl_slist_append(headerList, header)
+        }
+        if let headerList { ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList) }
+
+        ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userdata)
+        ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
+            let transfer = Unmanaged<EasyTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+            transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+            return size * count
+        }
+        ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, userdata)
+        ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, userdata in
+            let transfer = Unmanaged<EasyTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        return nil
+    }
+
+    // MARK: Response
+
+    private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            // A new response (after a redirect or a 100 Continue): forget the previous one's headers.
+            response = TransferResponse()
+            let parts = line.split(separator: " ", maxSplits: 2)
+            if parts.count >= 2, let status = Int(parts[1]) { response.statusCode = status }
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        switch name {
+        case "content-length": response.contentLength = Int64(value)
+        case "content-range": response.contentRange = value
+        case "content-type": response.contentType = value
+        case "etag": response.etag = value
+        case "last-modified": response.lastModified = value
+        case "retry-after": response.retryAfter = Self.parseRetryAfter(value)
+        default: break
+        }
+    }
+
+    static func parseRetryAfter(_ value: String) -> TimeInterval? {
+        if let seconds = Int(value) { return TimeInterval(max(0, seconds)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return max(0, date.timeIntervalSinceNow)
+    }
+
+    /// Decides, once the final response is known, whether and where its body goes.
+    private func decide() {
+        decided = true
+        if request.url.isFileURL {
+            response.statusCode = 200
+        } else {
+            var code = 0
+            ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+            if code > 0 { response.statusCode = code }
+        }
+        handlers.response(response)
+        let status = response.statusCode
+        let resumable = request.resumeOffset > 0 && !request.url.isFileURL
+        switch status {
+        case 206:
+            guard resumable, let range = ContentRange(response.contentRange), range.first == request.resumeOffset else {
+                failure = NewsstandError(
+                    .rangeMismatch,
+                    "The server sent bytes \(TextSanitizer.inert(response.contentRange ?? "(no Content-Range)")) but bytes \(request.resumeOffset)- were asked for; nothing was written.",
+                    retryable: true)
+                return
+            }
+            if let maximum = request.maximumBytes, let total = range.total, total > maximum {
+                failure = NewsstandError(.tooLarge, "The file is \(total) bytes, more than the \(maximum) expected.")
+                return
+            }
+            base = range.first
+        case 200..<300:
+            base = 0
+            restarted = resumable
+            if let maximum = request.maximumBytes, let length = response.contentLength, length > maximum {
+                failure = NewsstandError(.tooLarge, "The file is \(length) bytes, more than the \(maximum) expected.")
+                return
+            }
+        default:
+            return
+        }
+        let descriptor = open(request.destination, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            failure = Self.fileError(errno, "open", request.destination)
+            return
+        }
+        fileDescriptor = descriptor
+        if ftruncate(descriptor, off_t(base)) != 0 || lseek(descriptor, off_t(base), SEEK_SET) < 0 {
+            failure = Self.fileError(errno, "prepare", request.destination)
+            return
+        }
+        writing = true
+    }
+
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if !decided { decide() }
+        if failure != nil { return 0 }
+        guard writing else { return bytes.count }
+        let count = Int64(bytes.count)
+        if let maximum = request.maximumBytes, base + received + count > maximum {
+            failure = NewsstandError(.tooLarge, "The server sent more than the \(maximum) bytes expected; the download was stopped.")
+            return 0
+        }
+        if buffered + bytes.count > Self.bufferSize {
+            guard flush() else { return 0 }
+        }
+        if bytes.count >= Self.bufferSize {
+            guard writeAll(bytes) else { return 0 }
+        } else if let source = bytes.baseAddress {
+            (buffer + buffered).copyMemory(from: source, byteCount: bytes.count)
+            buffered += bytes.count
+        }
+        received += count
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now - lastProgress >= 50_000_000 {
+            lastProgress = now
+            handlers.progress(base + received, expectedSize)
+        }
+        return bytes.count
+    }
+
+    private var expectedSize: Int64? {
+        if response.statusCode == 206, let total = ContentRange(response.contentRange)?.total { return total }
+        if let length = response.contentLength { return base + length }
+        return nil
+    }
+
+    private func flush() -> Bool {
+        guard buffered > 0 else { return true }
+        let ok = writeAll(UnsafeRawBufferPointer(start: buffer, count: buffered))
+        buffered = 0
+        return ok
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = Self.fileError(errno, "write", request.destination)
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    static func fileError(_ code: Int32, _ operation: String, _ path: String) -> NewsstandError {
+        if code == ENOSPC || code == EDQUOT {
+            return NewsstandError(.diskFull, "The disk is full: free some space, then download again.")
+        }
+        if code == ELOOP {
+            return NewsstandError(.fileSystem, "Refused to write through a symbolic link at \(path).")
+        }
+        return NewsstandError(.fileSystem, "Could not \(operation) \(path): \(String(cString: strerror(code))).")
+    }
+
+    // MARK: Completion
+
+    func finish(curlCode: CURLcode) {
+        if !decided && failure == nil { decide() }
+        if curlCode != CURLE_OK && failure == nil {
+            failure = describe(curlCode)
+        }
+        finish(with: failure)
+    }
+
+    func finish(with failure: NewsstandError?) {
+        if writing {
+            let flushed = flush()
+            if flushed, let final = failure, final.code == .cancelled {
+                self.failure = final
+            }
+        }
+        var size: Int64 = 0
+        if fileDescriptor >= 0 {
+            var info = stat()
+            if fstat(fileDescriptor, &info) == 0 { size = Int64(info.st_size) }
+            close(fileDescriptor)
+            fileDescriptor = -1
+        }
+        if writing { handlers.progress(size, expectedSize) }
+        let result = TransferResult(
+            response: response, failure: self.failure ?? failure, bytesOnDisk: size, wroteBody: writing, restarted: restarted)
+        handlers.completion(result)
+    }
+
+    private func describe(_ code: CURLcode) -> NewsstandError {
+        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let detailText = TextSanitizer.inert(detail)
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return NewsstandError(.timedOut, "The server stopped sending data (\(detailText)); try again later.", retryable: true)
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return NewsstandError(.unsupportedURL, "Refused a URL or redirect that is not http or https (https may not be redirected to http).")
+        case CURLE_TOO_MANY_REDIRECTS:
+            return NewsstandError(.network, "The server redirected too many times.")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
+            return NewsstandError(.network, "The secure connection failed (\(detailText)); the server's certificate could not be verified.")
+        case CURLE_FILE_COULDNT_READ_FILE:
+            return NewsstandError(.notFound, "The file \(TextSanitizer.inert(request.url.path)) does not exist.")
+        case CURLE_FILESIZE_EXCEEDED:
+            return NewsstandError(.tooLarge, "The server sent more than the \(request.maximumBytes ?? 0) bytes expected; the download was stopped.")
+        case CURLE_PARTIAL_FILE:
+            return NewsstandError(.network, "The connection closed before the whole file arrived; it will resume from where it stopped.", retryable: true)
+        default:
+            return NewsstandError(.network, "Network error: \(detailText).", retryable: true)
+        }
+    }
+}
+
+/// A parsed `Content-Range: bytes first-last/total` header.
+struct ContentRange {
+    let first: Int64
+    let last: Int64
+    let total: Int64?
+
+    init?(_ header: String?) {
+        guard let header, header.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = header.dropFirst(6)
+        let halves = spec.split(separator: "/", maxSplits: 1)
+        guard halves.count == 2 else { return nil }
+        let bounds = halves[0].split(separator: "-", maxSplits: 1)
+        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last else { return nil }
+        self.first = first
+        self.last = last
+        self.total = halves[1] == "*" ? nil : Int64(halves[1])
+        if let total, last >= total { return nil }
+    }
+}
