@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import NewsstandKit
+import Synchronization
+
+extension Newsstand {
+    /// Downloads issues, with progress bars on a terminal and one line per event otherwise.
+    struct Download: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Download issues; exit 0 only when every one is installed and verified.")
+
+        @OptionGroup var options: CatalogOptions
+
+        @Argument(help: "The IDs of the issues to download.")
+        var ids: [String] = []
+
+        @Flag(name: .long, help: "Download every free issue.")
+        var allFree = false
+
+        func validate() throws {
+            if ids.isEmpty && !allFree { throw ValidationError("Name the issues to download, or pass --all-free.") }
+            if !ids.isEmpty && allFree { throw ValidationError("Pass either issue IDs or --all-free, not both.") }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let store = try options.makeStore()
+                try loadCatalog(store, needing: ids)
+                var issues: [Issue] = []
+                if allFree {
+                    issues = store.issues.filter { $0.entry.isFree }
+                } else {
+                    for id in ids {
+                        guard let issue = store.issue(withID: id) else {
+                            throw CommandFailure("No issue \"\(TextSanitizer.inert(id))\" in the catalog: see `newsstand list`.", exitCode: 3)
+                        }
+                        if !issues.contains(where: { $0 === issue }) { issues.append(issue) }
+                    }
+                }
+                let failures = DownloadRun(store: store, issues: issues).run()
+                if !failures.isEmpty {
+                    for (issue, error) in failures {
+                        Output.error("newsstand: \(issue.id): \(error.message)")
+                    }
+                    let codes = Set(failures.map { CommandFailure.exitCode(for: $0.1.code) })
+                    throw ExitCode(codes.count == 1 ? codes.first! : 1)
+                }
+            }
+        }
+    }
+}
+
+/// One run of downloads: starts them, shows their progress and waits for all of them to end.
+private final class DownloadRun: Sendable {
+    let store: Store
+    let issues: [Issue]
+    private let events = Mutex<[(Issue, DownloadState)]>([])
+    private let wake = DispatchSemaphore(value: 0)
+
+    init(store: Store, issues: [Issue]) {
+        self.store = store
+        self.issues = issues
+    }
+
+    /// Returns the issues that did not end installed, with why.
+    func run() -> [(Issue, NewsstandError)] {
+        let center = store.configuration.notificationCenter
+        let watched = Set(issues.map { ObjectIdentifier($0) })
+        var observers: [any NSObjectProtocol] = []
+        for name in [Issue.stateDidChangeNotification, Issue.downloadDidProgressNotification] {
+            observers.append(center.addObserver(forName: name, object: nil, queue: nil) { [self] notification in
+                guard let issue = notification.object as? Issue, watched.contains(ObjectIdentifier(issue)) else { return }
+                let state = issue.state
+                let isProgress = notification.name == Issue.downloadDidProgressNotification
+                if !isProgress { events.withLock { $0.append((issue, state)) } }
+                wake.signal()
+            })
+        }
+        defer { observers.forEach(center.removeObserver) }
+
+        let bars = Output.isTerminal ? ProgressBars(issues: issues) : nil
+        for issue in issues {
+            if case .downloaded(let path) = issue.state {
+                if bars == nil { Output.line("\(issue.id): already downloaded: \(path)") }
+                continue
+            }
+            store.download(issue)
+        }
+        bars?.draw()
+        while issues.contains(where: { $0.state.isActive }) {
+            _ = wake.wait(timeout: .now() + .milliseconds(bars == nil ? 1000 : 200))
+            let pending = events.withLock { events in
+                defer { events.removeAll() }
+                return events
+            }
+            if let bars {
+                bars.draw()
+            } else {
+                for (issue, state) in pending { Self.printEvent(issue, state) }
+            }
+        }
+        if let bars {
+            bars.draw()
+        } else {
+            for (issue, state) in events.withLock({ $0 }) { Self.printEvent(issue, state) }
+        }
+        return issues.compactMap { issue in
+            switch issue.state {
+            case .downloaded: return nil
+            case .failed(let error): return (issue, error)
+            default: return (issue, NewsstandError(.cancelled, "The download stopped before it finished."))
+            }
+        }
+    }
+
+    private static func printEvent(_ issue: Issue, _ state: DownloadState) {
+        switch state {
+        case .queued: Output.line("\(issue.id): queued")
+        case .downloading(let progress):
+            Output.line(progress.received > 0 ? "\(issue.id): resuming at \(progress.received) bytes" : "\(issue.id): downloading")
+        case .retrying(let error, let attempt, let delay):
+            Output.line("\(issue.id): attempt \(attempt) failed (\(TextSanitizer.inert(error.message))); retrying in \(Output.duration(delay))")
+        case .verifying: Output.line("\(issue.id): verifying")
+        case .downloaded(let path): Output.line("\(issue.id): downloaded: \(path)")
+        case .failed(let error): Output.line("\(issue.id): failed: \(TextSanitizer.inert(error.message))")
+        case .remote, .partial: Output.line("\(issue.id): stopped")
+        }
+    }
+}
