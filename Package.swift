@@ -32,7 +32,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NewsstandKit", "TestSupport"]),
     ]

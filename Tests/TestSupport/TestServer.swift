@@ -1,0 +1,370 @@
+import Foundation
+import Synchronization
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests, with byte ranges, validators, throttling
+/// and injected faults.
+///
+/// Each connection runs on a thread of its own and is closed after one response, so a test can
+/// count connections exactly. Everything it serves and every request it saw are behind one lock.
+public final class TestServer: Sendable {
+    /// A file the server holds.
+    public struct Resource: Sendable {
+        public var body: Data
+        public var contentType: String
+        public var etag: String?
+        public var lastModified: String?
+        /// Bytes per second, or nil for full speed.
+        public var throttle: Int?
+
+        public init(body: Data, contentType: String = "application/pdf", etag: String? = nil,
+                    lastModified: String? = nil, throttle: Int? = nil) {
+            self.body = body
+            self.contentType = contentType
+            self.etag = etag
+            self.lastModified = lastModified
+            self.throttle = throttle
+        }
+    }
+
+    /// A misbehaviour applied to one request.
+    public enum Fault: Sendable, Equatable {
+        /// Send the headers (with the full Content-Length) and this many body bytes, then close.
+        case cutAfter(Int)
+        /// Answer a Range request with 200 and the whole file.
+        case ignoreRange
+        /// Answer a Range request with a 206 that starts at this offset instead.
+        case wrongRange(start: Int)
+        /// Answer 200 with an HTML page.
+        case htmlPage
+        /// Send this many body bytes, then nothing until the client gives up.
+        case stallAfter(Int)
+        /// Answer with this status and no body.
+        case status(Int, retryAfter: Int? = nil)
+        /// Send the body without a Content-Length, closing the connection at its end.
+        case noContentLength
+        /// Send this many extra bytes after the body, without a Content-Length.
+        case extraBytes(Int)
+    }
+
+    /// A request as the server saw it.
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        /// Header names in lower case.
+        public var headers: [String: String]
+    }
+
+    private struct State: Sendable {
+        var resources: [String: Resource] = [:]
+        var faults: [String: [Fault]] = [:]
+        var redirects: [String: String] = [:]
+        var requests: [Request] = []
+        var bodyBytesSent: [String: Int] = [:]
+        var activeTransfers = 0
+        var maximumActiveTransfers = 0
+        var connections: Set<Int32> = []
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    private let changed = NSCondition()
+    private let listener: Int32
+    /// The port on 127.0.0.1.
+    public let port: Int
+
+    public init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 64) == 0 else {
+            close(descriptor)
+            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(descriptor, $0, &length) }
+        }
+        listener = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "TestServer.accept"
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The URL of a path on this server.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    public func stop() {
+        let connections = state.withLock { state -> Set<Int32> in
+            guard !state.stopped else { return [] }
+            state.stopped = true
+            return state.connections
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+        signalChange()
+    }
+
+    // MARK: Configuration
+
+    public func serve(_ path: String, _ resource: Resource) {
+        state.withLock { $0.resources[path] = resource }
+    }
+
+    /// Answers `path` with a 302 to `location`.
+    public func redirect(_ path: String, to location: String) {
+        state.withLock { $0.redirects[path] = location }
+    }
+
+    /// Queues faults for the next requests of `path`, one per request.
+    public func inject(_ faults: Fault..., into path: String) {
+        state.withLock { $0.faults[path, default: []].append(contentsOf: faults) }
+    }
+
+    // MARK: Observation
+
+    public var requests: [Request] { state.withLock { $0.requests } }
+    public func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
+    /// The most transfers that were sending a body at the same time.
+    public var maximumActiveTransfers: Int { state.withLock { $0.maximumActiveTransfers } }
+    public func bodyBytesSent(for path: String) -> Int { state.withLock { $0.bodyBytesSent[path] ?? 0 } }
+
+    /// Waits until `condition` holds, re-checking whenever the server's state changes.
+    @discardableResult
+    public func wait(timeout: TimeInterval = 20, until condition: (TestServer) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        changed.lock()
+        defer { changed.unlock() }
+        while !condition(self) {
+            if !changed.wait(until: min(deadline, Date().addingTimeInterval(0.5))) && Date() >= deadline {
+                return condition(self)
+            }
+        }
+        return true
+    }
+
+    private func signalChange() {
+        changed.lock()
+        changed.broadcast()
+        changed.unlock()
+    }
+
+    // MARK: Serving
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let accepted = state.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                state.connections.insert(connection)
+                return true
+            }
+            guard accepted else {
+                close(connection)
+                return
+            }
+            var noDelay: Int32 = 1
+            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+            let thread = Thread { [self] in
+                handle(connection)
+                state.withLock { _ = $0.connections.remove(connection) }
+                close(connection)
+                signalChange()
+            }
+            thread.name = "TestServer.connection"
+            thread.start()
+        }
+    }
+
+    private func readRequest(_ connection: Int32) -> Request? {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while data.range(of: Data("\r\n\r\n".utf8)) == nil {
+            let count = recv(connection, &chunk, chunk.count, 0)
+            if count <= 0 { return nil }
+            data.append(contentsOf: chunk[0..<count])
+            if data.count > 65536 { return nil }
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        var lines = text.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+    }
+
+    private func handle(_ connection: Int32) {
+        guard let request = readRequest(connection) else { return }
+        let (resource, fault, redirect) = state.withLock { state -> (Resource?, Fault?, String?) in
+            state.requests.append(request)
+            var fault: Fault?
+            if var queue = state.faults[request.path], !queue.isEmpty {
+                fault = queue.removeFirst()
+                state.faults[request.path] = queue
+            }
+            return (state.resources[request.path], fault, state.redirects[request.path])
+        }
+        signalChange()
+
+        if let redirect {
+            send(connection, head: "HTTP/1.1 302 Found", headers: ["Location: \(redirect)", "Content-Length: 0"])
+            return
+        }
+        if case .status(let code, let retryAfter)? = fault {
+            var headers = ["Content-Length: 0"]
+            if let retryAfter { headers.append("Retry-After: \(retryAfter)") }
+            send(connection, head: "HTTP/1.1 \(code) Injected", headers: headers)
+            return
+        }
+        if fault == .htmlPage {
+            let page = Data("<!DOCTYPE html><html><body>Please log in</body></html>".utf8)
+            send(connection, head: "HTTP/1.1 200 OK", headers: ["Content-Type: text/html", "Content-Length: \(page.count)"])
+            sendBody(connection, page, path: request.path, fault: nil, throttle: nil)
+            return
+        }
+        guard let resource else {
+            send(connection, head: "HTTP/1.1 404 Not Found", headers: ["Content-Length: 0"])
+            return
+        }
+
+        var validators: [String] = []
+        if let etag = resource.etag { validators.append("ETag: \(etag)") }
+        if let lastModified = resource.lastModified { validators.append("Last-Modified: \(lastModified)") }
+        let notModified: Bool
+        if let match = request.headers["if-none-match"] {
+            notModified = match == resource.etag
+        } else if let since = request.headers["if-modified-since"] {
+            notModified = since == resource.lastModified
+        } else {
+            notModified = false
+        }
+        if notModified {
+            send(connection, head: "HTTP/1.1 304 Not Modified", headers: validators)
+            return
+        }
+
+        let size = resource.body.count
+        var start = 0
+        var partial = false
+        if let range = request.headers["range"], fault != .ignoreRange, let first = Self.rangeStart(range) {
+            let ifRange = request.headers["if-range"]
+            let validatorMatches = ifRange == nil || ifRange == resource.etag || ifRange == resource.lastModified
+            if validatorMatches {
+                if first >= size {
+                    send(connection, head: "HTTP/1.1 416 Range Not Satisfiable",
+                         headers: validators + ["Content-Range: bytes */\(size)", "Content-Length: 0"])
+                    return
+                }
+                start = first
+                partial = true
+            }
+        }
+        if partial, case .wrongRange(let wrongStart)? = fault {
+            start = min(wrongStart, size - 1)
+        }
+        let body = resource.body.subdata(in: start..<size)
+        var headers = validators + ["Content-Type: \(resource.contentType)", "Accept-Ranges: bytes"]
+        switch fault {
+        case .noContentLength?, .extraBytes?:
+            break
+        default:
+            headers.append("Content-Length: \(body.count)")
+        }
+        if partial {
+            headers.append("Content-Range: bytes \(start)-\(size - 1)/\(size)")
+            send(connection, head: "HTTP/1.1 206 Partial Content", headers: headers)
+        } else {
+            send(connection, head: "HTTP/1.1 200 OK", headers: headers)
+        }
+        var payload = body
+        if case .extraBytes(let extra)? = fault { payload.append(Data(repeating: 0x41, count: extra)) }
+        sendBody(connection, payload, path: request.path, fault: fault, throttle: resource.throttle)
+    }
+
+    static func rangeStart(_ header: String) -> Int? {
+        guard header.hasPrefix("bytes=") else { return nil }
+        let spec = header.dropFirst(6)
+        guard let dash = spec.firstIndex(of: "-") else { return nil }
+        return Int(spec[..<dash])
+    }
+
+    private func send(_ connection: Int32, head: String, headers: [String]) {
+        let text = ([head] + headers + ["Connection: close", "", ""]).joined(separator: "\r\n")
+        _ = writeAll(connection, Data(text.utf8))
+    }
+
+    private func sendBody(_ connection: Int32, _ body: Data, path: String, fault: Fault?, throttle: Int?) {
+        var limit = body.count
+        switch fault {
+        case .cutAfter(let count)?: limit = min(count, body.count)
+        case .stallAfter(let count)?: limit = min(count, body.count)
+        default: break
+        }
+        state.withLock { state in
+            state.activeTransfers += 1
+            state.maximumActiveTransfers = max(state.maximumActiveTransfers, state.activeTransfers)
+        }
+        defer {
+            state.withLock { $0.activeTransfers -= 1 }
+            signalChange()
+        }
+        let chunkSize = throttle.map { max(1024, min(64 * 1024, $0 / 20)) } ?? 256 * 1024
+        var offset = 0
+        let started = Date()
+        while offset < limit {
+            let end = min(limit, offset + chunkSize)
+            guard writeAll(connection, body.subdata(in: offset..<end)) else { return }
+            state.withLock { $0.bodyBytesSent[path, default: 0] += end - offset }
+            offset = end
+            signalChange()
+            if let throttle {
+                let due = started.addingTimeInterval(Double(offset) / Double(throttle))
+                let wait = due.timeIntervalSinceNow
+                if wait > 0 { usleep(UInt32(min(wait, 1) * 1_000_000)) }
+            }
+            if state.withLock({ $0.stopped }) { return }
+        }
+        if case .stallAfter? = fault {
+            // Hold the connection open and silent until the client hangs up or the server stops.
+            var byte: UInt8 = 0
+            _ = recv(connection, &byte, 1, 0)
+        }
+    }
+
+    private func writeAll(_ connection: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.send(connection, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+}
