@@ -339,18 +339,23 @@ public final class TestServer: Sendable {
             state.withLock { $0.bodyBytesSent[path, default: 0] += end - offset }
             offset = end
             signalChange()
-            if let throttle {
+            if let throttle, offset < limit {
                 let due = started.addingTimeInterval(Double(offset) / Double(throttle))
                 let wait = due.timeIntervalSinceNow
                 if wait > 0 { usleep(UInt32(min(wait, 1) * 1_000_000)) }
             }
             if state.withLock({ $0.stopped }) { return }
         }
-        if case .stallAfter? = fault {
-            // Hold the connection open and silent until the client hangs up or the server stops.
-            var byte: UInt8 = 0
-            _ = recv(connection, &byte, 1, 0)
+        // A transfer is active until the client hangs up (or, for a stall, gives up): this
+        // orders the count strictly before the client's next request.
+        switch fault {
+        case .cutAfter?, .noContentLength?, .extraBytes?:
+            return  // the close is what ends (or cuts) the body
+        default:
+            break
         }
+        var byte: UInt8 = 0
+        _ = recv(connection, &byte, 1, 0)
     }
 
     private func writeAll(_ connection: Int32, _ data: Data) -> Bool {

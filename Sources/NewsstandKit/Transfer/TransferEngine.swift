@@ -96,6 +96,15 @@ public final class TransferEngine: Sendable {
                 curl_multi_remove_handle(multi.pointer, transfer.handle)
                 transfer.finish(with: NewsstandError(.cancelled, "Cancelled."))
             }
+            // libcurl's own low-speed check averages over a window of seconds; a silent server
+            // is noticed sooner and exactly by watching for the last byte.
+            let now = DispatchTime.now().uptimeNanoseconds
+            for transfer in active.values where transfer.isStalled(now: now) {
+                active.removeValue(forKey: transfer.id)
+                byHandle.removeValue(forKey: transfer.handle)
+                curl_multi_remove_handle(multi.pointer, transfer.handle)
+                transfer.finish(with: transfer.stallFailure)
+            }
 
             var running: Int32 = 0
             curl_multi_perform(multi.pointer, &running)
@@ -154,6 +163,8 @@ private final class EasyTransfer {
     /// Body bytes handed to us, buffered or written.
     private var received: Int64 = 0
     private var lastProgress: UInt64 = 0
+    /// When the server last sent anything (headers or body).
+    private var lastActivity = DispatchTime.now().uptimeNanoseconds
 
     /// Writes go to disk in pieces this large: far fewer system calls than libcurl's own chunks.
     private static let bufferSize = 1 << 20
@@ -200,8 +211,6 @@ private final class EasyTransfer {
         ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, 512 * 1024)
         ccurl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, request.connectTimeout)
-        ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, request.stallTimeout)
         ccurl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
         ccurl_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
         ccurl_easy_setopt_string(handle, CURLOPT_USERAGENT, "newsstand/1.0")
@@ -238,7 +247,16 @@ private final class EasyTransfer {
 
     // MARK: Response
 
+    func isStalled(now: UInt64) -> Bool {
+        now > lastActivity && now - lastActivity > UInt64(request.stallTimeout) * 1_000_000_000
+    }
+
+    var stallFailure: NewsstandError {
+        NewsstandError(.timedOut, "The server sent nothing for \(request.stallTimeout) s; try again later.", retryable: true)
+    }
+
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+        lastActivity = DispatchTime.now().uptimeNanoseconds
         let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
             // A new response (after a redirect or a 100 Continue): forget the previous one's headers.
@@ -341,6 +359,7 @@ private final class EasyTransfer {
         }
         received += count
         let now = DispatchTime.now().uptimeNanoseconds
+        lastActivity = now
         if now - lastProgress >= 50_000_000 {
             lastProgress = now
             handlers.progress(base + received, expectedSize)

@@ -1,0 +1,102 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+final class CatalogDecoderTests: XCTestCase {
+    let base = URL(string: "https://news.example/catalogs/catalog.plist")!
+
+    func testDictionaryRootWithTitleAndRelativeURLs() throws {
+        let data = Fixtures.catalog([Fixtures.entry(id: "a-1", download: "issues/a.pdf", cover: "/covers/a.png", size: 10,
+                                                    sha256: String(repeating: "AB", count: 32))])
+        let catalog = try CatalogDecoder().decode(data, baseURL: base)
+        XCTAssertEqual(catalog.title, "Test Monthly")
+        XCTAssertEqual(catalog.entries.count, 1)
+        let entry = catalog.entries[0]
+        XCTAssertEqual(entry.downloadURL.absoluteString, "https://news.example/catalogs/issues/a.pdf")
+        XCTAssertEqual(entry.coverURL?.absoluteString, "https://news.example/covers/a.png")
+        XCTAssertEqual(entry.size, 10)
+        XCTAssertEqual(entry.sha256, String(repeating: "ab", count: 32))
+        XCTAssertTrue(entry.isFree)
+        XCTAssertEqual(entry.releaseDate, Date(timeIntervalSince1970: 1_767_225_600))
+    }
+
+    func testArrayRootAndBinaryFormat() throws {
+        let data = Fixtures.catalog([Fixtures.entry(id: "b", download: "https://cdn.example/b.pdf", free: false)], title: nil, format: .binary)
+        let catalog = try CatalogDecoder().decode(data, baseURL: base)
+        XCTAssertNil(catalog.title)
+        XCTAssertEqual(catalog.entries.map(\.id), ["b"])
+        XCTAssertFalse(catalog.entries[0].isFree)
+    }
+
+    func testBadEntriesAreSkippedWithWarningsThatNameThem() throws {
+        let entries: [Any] = [
+            Fixtures.entry(id: "good", download: "good.pdf"),
+            ["Title": "No ID", "Download URL": "x.pdf"],
+            Fixtures.entry(id: "../escape", download: "x.pdf"),
+            Fixtures.entry(id: ".hidden", download: "x.pdf"),
+            Fixtures.entry(id: "-rf", download: "x.pdf"),
+            Fixtures.entry(id: "sl/ash", download: "x.pdf"),
+            Fixtures.entry(id: "good", download: "dup.pdf"),
+            Fixtures.entry(id: "ftp", download: "ftp://files.example/x.pdf"),
+            Fixtures.entry(id: "local", download: "file:///etc/passwd"),
+            ["ID": "mistyped", "Title": "T", "Download URL": "x.pdf", "Free": "yes"],
+            ["ID": "notitle", "Download URL": "x.pdf"],
+            ["ID": "size", "Title": "T", "Download URL": "x.pdf", "Size": "big"],
+            ["ID": "digest", "Title": "T", "Download URL": "x.pdf", "SHA256": "xyz"],
+            "not a dictionary",
+            Fixtures.entry(id: "good-2", download: "good2.pdf"),
+        ]
+        let catalog = try CatalogDecoder().decode(Fixtures.catalog(entries), baseURL: base)
+        XCTAssertEqual(catalog.entries.map(\.id), ["good", "good-2"])
+        XCTAssertEqual(catalog.warnings.count, 13, catalog.warnings.joined(separator: "\n"))
+        let text = catalog.warnings.joined(separator: "\n")
+        for name in ["../escape", ".hidden", "-rf", "sl/ash", "ftp", "local", "mistyped", "notitle", "size", "digest"] {
+            XCTAssertTrue(text.contains("\"\(name)\""), "no warning names \(name)")
+        }
+        XCTAssertTrue(text.contains("used twice"))
+    }
+
+    func testFileURLsOnlyForALocalCatalog() throws {
+        let data = Fixtures.catalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        let local = try CatalogDecoder().decode(data, baseURL: URL(fileURLWithPath: "/srv/demo/catalog.plist"))
+        XCTAssertEqual(local.entries.first?.downloadURL.absoluteString, "file:///srv/demo/issues/a.pdf")
+    }
+
+    func testWrongRootTypeIsRejected() {
+        let data = try! PropertyListSerialization.data(fromPropertyList: "just a string", format: .xml, options: 0)
+        XCTAssertThrowsError(try CatalogDecoder().decode(data, baseURL: base)) { error in
+            XCTAssertEqual((error as? NewsstandError)?.code, .invalidCatalog)
+        }
+        let noIssues = try! PropertyListSerialization.data(fromPropertyList: ["Title": "x"], format: .xml, options: 0)
+        XCTAssertThrowsError(try CatalogDecoder().decode(noIssues, baseURL: base))
+    }
+
+    func testTruncatedCatalogIsRejected() {
+        let data = Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")])
+        XCTAssertThrowsError(try CatalogDecoder().decode(data.prefix(data.count / 2), baseURL: base)) { error in
+            XCTAssertEqual((error as? NewsstandError)?.code, .invalidCatalog)
+        }
+    }
+
+    func testEntityDeclarationsAndOversizedFilesAreRefused() {
+        let xml = """
+            <?xml version="1.0"?><!DOCTYPE plist [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>
+            <plist version="1.0"><array><dict><key>ID</key><string>&b;</string></dict></array></plist>
+            """
+        XCTAssertThrowsError(try CatalogDecoder().decode(Data(xml.utf8), baseURL: base)) { error in
+            XCTAssertTrue((error as? NewsstandError)?.message.contains("entities") ?? false)
+        }
+        let small = CatalogDecoder(maximumSize: 100)
+        XCTAssertThrowsError(try small.decode(Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")]), baseURL: base))
+    }
+
+    func testIssueIDRules() {
+        for good in ["a", "2026-01", "tt_2026.03", String(repeating: "x", count: 100)] {
+            XCTAssertTrue(IssueID.isValid(good), good)
+        }
+        for bad in ["", ".", "..", "../x", "a/b", ".a", "-a", "a b", "a\u{1B}", "é", String(repeating: "x", count: 101), "a\\b"] {
+            XCTAssertFalse(IssueID.isValid(bad), bad)
+        }
+    }
+}

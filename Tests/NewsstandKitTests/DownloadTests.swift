@@ -1,0 +1,308 @@
+import Foundation
+import Synchronization
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+/// Issue downloads over real HTTP through libcurl into real files.
+final class DownloadTests: XCTestCase {
+    private func loadedStore(_ harness: StoreHarness, _ entries: [[String: Any]]) throws -> Store {
+        harness.serveCatalog(entries)
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        return store
+    }
+
+    func testDownloadIsVerifiedInstalledAndNotified() throws {
+        let harness = try StoreHarness()
+        let (data, entry) = harness.serveIssue("a", size: 2_000_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let progress = NotificationCounter(Issue.downloadDidProgressNotification, center: harness.center, object: issue)
+        let finished = NotificationCounter(Issue.downloadDidFinishNotification, center: harness.center, object: issue)
+
+        XCTAssertTrue(store.download(issue))
+        let state = harness.waitUntilFinished(issue)
+        let path = store.library.pdfPath(for: "a")
+        XCTAssertEqual(state, .downloaded(path: path))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), data)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a") + ".json"))
+        XCTAssertGreaterThanOrEqual(progress.value, 1)
+        XCTAssertEqual(finished.wait(for: 1), 1)
+        XCTAssertFalse(store.download(issue), "an installed issue is not downloaded again")
+        // A new store finds it on disk.
+        let again = harness.makeStore()
+        XCTAssertTrue(again.loadCache())
+        XCTAssertEqual(again.issue(withID: "a")?.state, .downloaded(path: path))
+    }
+
+    func testResumeSendsRangeAndIfRangeAndAppends() throws {
+        let harness = try StoreHarness()
+        let (data, entry) = harness.serveIssue("a", size: 1_000_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        try plantPart(store, id: "a", bytes: data.prefix(400_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        let request = try XCTUnwrap(harness.server.requests(for: "/issues/a.pdf").last)
+        XCTAssertEqual(request.headers["range"], "bytes=400000-")
+        XCTAssertEqual(request.headers["if-range"], "\"v1\"")
+        XCTAssertEqual(harness.server.bodyBytesSent(for: "/issues/a.pdf"), 600_000)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+    }
+
+    func testA200AnswerToARangeRequestStartsOverAndNeverAppends() throws {
+        let harness = try StoreHarness()
+        let (data, entry) = harness.serveIssue("a", size: 500_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        try plantPart(store, id: "a", bytes: data.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+        harness.server.inject(.ignoreRange, into: "/issues/a.pdf")
+
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").first?.headers["range"], "bytes=100000-")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+    }
+
+    func testChangedFileBetweenAttemptsStartsOverThroughIfRange() throws {
+        let harness = try StoreHarness()
+        let old = Fixtures.pdf(size: 300_000, seed: 9)
+        let (data, entry) = harness.serveIssue("a", size: 300_000, seed: 2, etag: "\"v2\"")
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        try plantPart(store, id: "a", bytes: old.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 1, "no restart loop")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+    }
+
+    func testAMismatchedContentRangeIsRejectedAndNothingIsAppended() throws {
+        let harness = try StoreHarness()
+        harness.policy.maximumAttempts = 1
+        let (data, entry) = harness.serveIssue("a", size: 300_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        try plantPart(store, id: "a", bytes: data.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+        harness.server.inject(.wrongRange(start: 50_000), into: "/issues/a.pdf")
+
+        store.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertEqual(failure.code, .rangeMismatch)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
+        let part = FileManager.default.contents(atPath: store.library.partPath(for: "a"))
+        XCTAssertTrue(part == nil || part == data.prefix(100_000), "the wrong bytes were never written")
+    }
+
+    func testA416OnACompletePartInstallsIt() throws {
+        let harness = try StoreHarness()
+        let (data, entry) = harness.serveIssue("a", size: 200_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        try plantPart(store, id: "a", bytes: data, url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+        XCTAssertEqual(issue.state, .partial(received: 200_000, total: 200_000))
+
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 1)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+    }
+
+    func testASHA256MismatchIsRefused() throws {
+        let harness = try StoreHarness()
+        var (_, entry) = harness.serveIssue("a", size: 100_000)
+        entry["SHA256"] = String(repeating: "0", count: 64)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let failed = NotificationCounter(Issue.downloadDidFailNotification, center: harness.center, object: issue)
+
+        store.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertEqual(failure.code, .verificationFailed)
+        XCTAssertTrue(failure.message.contains("SHA-256"))
+        XCTAssertEqual(failed.wait(for: 1), 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a")))
+        XCTAssertNil(issue.pdfPath, "a failed download cannot be opened")
+    }
+
+    func testAnHTMLPageIsRefused() throws {
+        let harness = try StoreHarness()
+        let (_, entry) = harness.serveIssue("a", size: 100_000, withDigest: false)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        harness.server.inject(.htmlPage, into: "/issues/a.pdf")
+
+        store.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertEqual(failure.code, .verificationFailed)
+        XCTAssertTrue(failure.message.contains("not a PDF"), failure.message)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
+    }
+
+    func testTheJobLimitIsRespected() throws {
+        let harness = try StoreHarness()
+        harness.policy.maximumConcurrentDownloads = 2
+        let entries = (1...5).map { harness.serveIssue("i\($0)", size: 200_000, seed: UInt8($0), throttle: 1_000_000).entry }
+        let store = try loadedStore(harness, entries)
+        for issue in store.issues { store.download(issue) }
+        XCTAssertEqual(store.issues.filter { $0.state == .queued }.count, 3)
+        for issue in store.issues { XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded) }
+        XCTAssertEqual(harness.server.maximumActiveTransfers, 2)
+    }
+
+    func testACutConnectionIsRetriedAndResumed() throws {
+        let harness = try StoreHarness()
+        let (data, entry) = harness.serveIssue("a", size: 1_000_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        harness.server.inject(.cutAfter(300_000), into: "/issues/a.pdf")
+
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        let requests = harness.server.requests(for: "/issues/a.pdf")
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertEqual(requests[1].headers["range"], "bytes=300000-")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+    }
+
+    func testBusyServerIsRetriedHonouringRetryAfter() throws {
+        let harness = try StoreHarness()
+        let (_, entry) = harness.serveIssue("a", size: 50_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        harness.server.inject(.status(503, retryAfter: 1), .status(429), into: "/issues/a.pdf")
+        let delays = Mutex<[TimeInterval]>([])
+        let observer = harness.center.addObserver(forName: Issue.stateDidChangeNotification, object: issue, queue: nil) { _ in
+            if case .retrying(_, _, let delay) = issue.state { delays.withLock { $0.append(delay) } }
+        }
+        defer { harness.center.removeObserver(observer) }
+
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 3)
+        XCTAssertEqual(delays.withLock { $0.first }, 1, "Retry-After honoured")
+    }
+
+    func testNotFoundAndUnauthorizedAreNotRetried() throws {
+        let harness = try StoreHarness()
+        let (_, free) = harness.serveIssue("gone", size: 50_000)
+        var paid = harness.serveIssue("paid", size: 50_000).entry
+        paid["Free"] = false
+        let store = try loadedStore(harness, [free, paid])
+        harness.server.inject(.status(404), into: "/issues/gone.pdf")
+        harness.server.inject(.status(401), into: "/issues/paid.pdf")
+        let gone = try XCTUnwrap(store.issue(withID: "gone"))
+        let locked = try XCTUnwrap(store.issue(withID: "paid"))
+
+        store.download(gone)
+        store.download(locked)
+        XCTAssertEqual(harness.waitUntilFinished(gone).failure?.code, .notFound)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(locked).failure)
+        XCTAssertEqual(failure.code, .unauthorized)
+        XCTAssertTrue(failure.message.contains("not free"), failure.message)
+        XCTAssertEqual(harness.server.requests(for: "/issues/gone.pdf").count, 1)
+        XCTAssertEqual(harness.server.requests(for: "/issues/paid.pdf").count, 1)
+    }
+
+    func testAStalledServerTimesOutAndKeepsThePart() throws {
+        let harness = try StoreHarness()
+        harness.policy.stallTimeout = 1
+        harness.policy.maximumAttempts = 1
+        let (_, entry) = harness.serveIssue("a", size: 500_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        harness.server.inject(.stallAfter(100_000), into: "/issues/a.pdf")
+
+        store.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertEqual(failure.code, .timedOut)
+        XCTAssertTrue(failure.isRetryable)
+        XCTAssertEqual(FileOps.regularFileSize(store.library.partPath(for: "a")), 100_000)
+    }
+
+    func testALongerBodyThanTheCatalogSaysIsAbortedAndRemoved() throws {
+        let harness = try StoreHarness()
+        harness.policy.maximumAttempts = 1
+        let (_, entry) = harness.serveIssue("a", size: 100_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        harness.server.inject(.extraBytes(50_000), into: "/issues/a.pdf")
+
+        store.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertEqual(failure.code, .tooLarge)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
+    }
+
+    func testNoContentLengthStillVerifies() throws {
+        let harness = try StoreHarness()
+        let (data, entry) = harness.serveIssue("a", size: 400_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        harness.server.inject(.noContentLength, into: "/issues/a.pdf")
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+    }
+
+    func testCancelKeepsThePartForALaterResume() throws {
+        let harness = try StoreHarness()
+        let (data, entry) = harness.serveIssue("a", size: 2_000_000, throttle: 500_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+
+        store.download(issue)
+        harness.wait(for: issue) { state in
+            if case .downloading(let progress) = state { return progress.received > 100_000 }
+            return false
+        }
+        XCTAssertFalse(store.download(issue), "one writer per file")
+        store.cancelDownload(issue)
+        let stopped = harness.wait(for: issue) { if case .partial = $0 { return true } else { return false } }
+        guard case .partial(let received, let total) = stopped else { return XCTFail("state \(stopped)") }
+        XCTAssertGreaterThan(received, 0)
+        XCTAssertEqual(total, 2_000_000)
+
+        harness.server.serve("/issues/a.pdf", .init(body: data, etag: "\"v1\""))
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").last?.headers["range"], "bytes=\(received)-")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+    }
+
+    func testDeleteRemovesTheIssueAndItsPart() throws {
+        let harness = try StoreHarness()
+        let (_, entry) = harness.serveIssue("a", size: 50_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        try store.delete(issue)
+        XCTAssertEqual(issue.state, .remote)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
+    }
+
+    func testRedirectsToOtherSchemesAreRefused() throws {
+        let harness = try StoreHarness()
+        harness.policy.maximumAttempts = 1
+        let (_, entry) = harness.serveIssue("a", size: 50_000)
+        let store = try loadedStore(harness, [entry])
+        harness.server.redirect("/issues/a.pdf", to: "file:///etc/passwd")
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        store.download(issue)
+        XCTAssertEqual(harness.waitUntilFinished(issue).failure?.code, .unsupportedURL)
+    }
+
+    private func plantPart(_ store: Store, id: String, bytes: Data, url: URL, validator: String) throws {
+        try store.library.prepareFolder(for: id)
+        try bytes.write(to: URL(fileURLWithPath: store.library.partPath(for: id)))
+        store.library.writePartInfo(PartInfo(url: url.absoluteString, validator: validator), id: id)
+        store.issue(withID: id)?.resetStateFromDisk()
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import NewsstandKit
+import Synchronization
+import TestSupport
+import XCTest
+
+/// A store on a loopback server, in a temporary folder, with its own notification center.
+final class StoreHarness {
+    let folder = TemporaryDirectory()
+    let server: TestServer
+    let center = NotificationCenter()
+    var policy = DownloadPolicy()
+
+    init() throws {
+        server = try TestServer()
+        policy.baseRetryDelay = 0.05
+        policy.stallTimeout = 5
+    }
+
+    var directories: Directories { Directories.fromEnvironment(folder.environment) }
+
+    func makeStore(catalog path: String = "/catalog.plist") -> Store {
+        makeStore(url: server.url(path))
+    }
+
+    func makeStore(url: URL) -> Store {
+        var configuration = Store.Configuration(catalogURL: url, directories: directories)
+        configuration.policy = policy
+        configuration.notificationCenter = center
+        return Store(configuration: configuration)
+    }
+
+    /// Serves a catalog of `entries` at /catalog.plist.
+    func serveCatalog(_ entries: [[String: Any]], etag: String? = "\"c1\"") {
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog(entries), contentType: "application/xml", etag: etag))
+    }
+
+    /// Serves a PDF at /issues/ID.pdf and returns its bytes and catalog entry.
+    @discardableResult
+    func serveIssue(_ id: String, size: Int = 300_000, seed: UInt8 = 1, withDigest: Bool = true, throttle: Int? = nil,
+                    etag: String? = "\"v1\"") -> (data: Data, entry: [String: Any]) {
+        let data = Fixtures.pdf(size: size, seed: seed)
+        server.serve("/issues/\(id).pdf", .init(body: data, etag: etag, throttle: throttle))
+        let entry = Fixtures.entry(id: id, download: "issues/\(id).pdf", size: withDigest ? size : nil,
+                                   sha256: withDigest ? Fixtures.sha256(data) : nil)
+        return (data, entry)
+    }
+
+    /// Waits until the issue's state satisfies `predicate`, woken by the issue's notifications.
+    @discardableResult
+    func wait(for issue: Issue, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line,
+              until predicate: @escaping (DownloadState) -> Bool) -> DownloadState {
+        let wake = DispatchSemaphore(value: 0)
+        let observers = [Issue.stateDidChangeNotification, Issue.downloadDidProgressNotification].map {
+            center.addObserver(forName: $0, object: issue, queue: nil) { _ in wake.signal() }
+        }
+        defer { observers.forEach(center.removeObserver) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !predicate(issue.state) {
+            if wake.wait(timeout: .now() + .milliseconds(200)) == .timedOut && Date() > deadline {
+                XCTFail("timed out waiting; state is \(issue.state)", file: file, line: line)
+                break
+            }
+        }
+        return issue.state
+    }
+
+    func waitUntilFinished(_ issue: Issue, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) -> DownloadState {
+        wait(for: issue, timeout: timeout, file: file, line: line) { state in
+            switch state {
+            case .downloaded, .failed: return true
+            default: return false
+            }
+        }
+    }
+}
+
+/// Counts notifications of one name.
+final class NotificationCounter {
+    private final class Box: Sendable {
+        let count = Mutex(0)
+        let posted = DispatchSemaphore(value: 0)
+    }
+
+    private let box: Box
+    private let token: any NSObjectProtocol
+    private let center: NotificationCenter
+
+    init(_ name: Notification.Name, center: NotificationCenter, object: AnyObject? = nil) {
+        let box = Box()
+        self.box = box
+        self.center = center
+        token = center.addObserver(forName: name, object: object, queue: nil) { _ in
+            box.count.withLock { $0 += 1 }
+            box.posted.signal()
+        }
+    }
+
+    var value: Int { box.count.withLock { $0 } }
+
+    /// Waits until at least `count` notifications were posted; returns the number seen.
+    @discardableResult
+    func wait(for count: Int, timeout: TimeInterval = 10) -> Int {
+        let deadline = DispatchTime.now() + timeout
+        while value < count, box.posted.wait(timeout: deadline) == .success {}
+        return value
+    }
+
+    deinit {
+        center.removeObserver(token)
+    }
+}
+
+extension DownloadState {
+    var failure: NewsstandError? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+
+    var isDownloaded: Bool {
+        if case .downloaded = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+/// The catalog over real HTTP through libcurl, and its cached copy on disk.
+final class StoreCatalogTests: XCTestCase {
+    func testFreshCatalogLoadsAndIsCached() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf"), Fixtures.entry(id: "b", download: "issues/b.pdf")])
+        let store = harness.makeStore()
+        let statusChanges = NotificationCounter(Store.statusDidChangeNotification, center: harness.center, object: store)
+        let summary = try store.refreshAndWait().get()
+        XCTAssertEqual(summary, Store.RefreshSummary(changed: true, newIssues: 2, totalIssues: 2, source: .network))
+        XCTAssertEqual(store.numberOfIssues, 2)
+        XCTAssertEqual(store.issue(at: 1)?.id, "b")
+        XCTAssertNil(store.issue(at: 2))
+        XCTAssertEqual(store.issue(withID: "a")?.entry.downloadURL, harness.server.url("/issues/a.pdf"))
+        XCTAssertEqual(store.catalogTitle, "Test Monthly")
+        guard case .ready(.network, _) = store.status else { return XCTFail("status \(store.status)") }
+        XCTAssertEqual(statusChanges.value, 2, "loading, then ready")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.cache.catalogPath))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.cache.downloadPath))
+    }
+
+    func testSecondRefreshSendsValidatorsAndA304KeepsTheCache() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")], etag: "\"cat-7\"")
+        _ = try harness.makeStore().refreshAndWait().get()
+
+        let second = harness.makeStore()
+        let summary = try second.refreshAndWait().get()
+        let request = try XCTUnwrap(harness.server.requests(for: "/catalog.plist").last)
+        XCTAssertEqual(request.headers["if-none-match"], "\"cat-7\"")
+        XCTAssertFalse(summary.changed)
+        XCTAssertEqual(second.numberOfIssues, 1)
+        guard case .ready(.network, _) = second.status else { return XCTFail("status \(second.status)") }
+    }
+
+    func testChangedCatalogCountsNewIssues() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "a.pdf")], etag: "\"1\"")
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        let issueA = try XCTUnwrap(store.issue(withID: "a"))
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "a.pdf"), Fixtures.entry(id: "b", download: "b.pdf"),
+                              Fixtures.entry(id: "c", download: "c.pdf")], etag: "\"2\"")
+        let summary = try store.refreshAndWait().get()
+        XCTAssertTrue(summary.changed)
+        XCTAssertEqual(summary.newIssues, 2)
+        XCTAssertTrue(store.issue(withID: "a") === issueA, "known issues keep their object and state")
+    }
+
+    func testOfflineFallsBackToTheCacheAndSaysSo() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        let first = harness.makeStore()
+        _ = try first.refreshAndWait().get()
+        let fetchedAt = try XCTUnwrap(first.catalogFetchedAt)
+        harness.server.stop()
+
+        let offline = harness.makeStore()
+        let result = offline.refreshAndWait()
+        XCTAssertThrowsError(try result.get())
+        XCTAssertEqual(offline.numberOfIssues, 1)
+        guard case .offline(let since, let reason) = offline.status else { return XCTFail("status \(offline.status)") }
+        XCTAssertEqual(since.timeIntervalSince1970, fetchedAt.timeIntervalSince1970, accuracy: 1)
+        XCTAssertEqual(reason.code, .network)
+        XCTAssertTrue(offline.status.summary.hasPrefix("Offline"))
+    }
+
+    func testOfflineWithNoCacheIsAClearError() throws {
+        let harness = try StoreHarness()
+        harness.server.stop()
+        let store = harness.makeStore()
+        XCTAssertThrowsError(try store.refreshAndWait().get())
+        guard case .failed(let error) = store.status else { return XCTFail("status \(store.status)") }
+        XCTAssertEqual(error.code, .catalogUnavailable)
+        XCTAssertTrue(error.message.contains("No cached copy"), error.message)
+        XCTAssertEqual(store.numberOfIssues, 0)
+    }
+
+    func testBadEntriesAreSkippedAndTheRestLoad() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "ok", download: "ok.pdf"), Fixtures.entry(id: "../../etc", download: "x.pdf"),
+                              ["ID": "nodl", "Title": "No download"]])
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        XCTAssertEqual(store.issues.map(\.id), ["ok"])
+        XCTAssertEqual(store.warnings.count, 2)
+        XCTAssertTrue(store.warnings[0].contains("\"../../etc\""))
+        XCTAssertTrue(store.warnings[1].contains("`Download URL`"))
+    }
+
+    func testAMalformedCatalogKeepsTheLastGoodCacheAsStale() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "a.pdf")], etag: "\"1\"")
+        _ = try harness.makeStore().refreshAndWait().get()
+        harness.server.serve("/catalog.plist", .init(body: Data("<plist><array><dict>".utf8), etag: "\"2\""))
+
+        let store = harness.makeStore()
+        XCTAssertThrowsError(try store.refreshAndWait().get())
+        XCTAssertEqual(store.issues.map(\.id), ["a"])
+        guard case .offline(_, let reason) = store.status else { return XCTFail("status \(store.status)") }
+        XCTAssertEqual(reason.code, .invalidCatalog)
+        XCTAssertTrue(store.status.summary.hasPrefix("Stale"))
+        // The good copy is still the cached one.
+        let third = harness.makeStore()
+        XCTAssertTrue(third.loadCache())
+        XCTAssertEqual(third.numberOfIssues, 1)
+    }
+
+    func testACorruptCacheIsSetAsideAndFetchedAgain() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "a.pdf")])
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: store.cache.catalogPath))
+
+        let next = harness.makeStore()
+        XCTAssertFalse(next.loadCache())
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.cache.catalogPath + ".corrupt"))
+        _ = try next.refreshAndWait().get()
+        XCTAssertEqual(next.numberOfIssues, 1)
+        XCTAssertNil(harness.server.requests(for: "/catalog.plist").last?.headers["if-none-match"], "no validator without a good copy")
+    }
+
+    func testLocalCatalogFileLoadsWithoutNetwork() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/catalog.plist"
+        try Fixtures.catalog([Fixtures.entry(id: "x", download: "issues/x.pdf")]).write(to: URL(fileURLWithPath: path))
+        var configuration = Store.Configuration(catalogURL: URL(fileURLWithPath: path), directories: .fromEnvironment(folder.environment))
+        configuration.notificationCenter = NotificationCenter()
+        let store = Store(configuration: configuration)
+        _ = try store.refreshAndWait().get()
+        XCTAssertEqual(store.issue(withID: "x")?.entry.downloadURL, URL(fileURLWithPath: folder.path + "/issues/x.pdf"))
+        guard case .ready(.file, _) = store.status else { return XCTFail("status \(store.status)") }
+    }
+
+    func testXDGVariablesThatAreEmptyOrRelativeFallBackToHome() {
+        let directories = Directories.fromEnvironment(["HOME": "/home/reader", "XDG_DATA_HOME": "", "XDG_CACHE_HOME": "relative/cache"])
+        XCTAssertEqual(directories.data, "/home/reader/.local/share/newsstand")
+        XCTAssertEqual(directories.cache, "/home/reader/.cache/newsstand")
+        let set = Directories.fromEnvironment(["HOME": "/home/reader", "XDG_DATA_HOME": "/data"])
+        XCTAssertEqual(set.data, "/data/newsstand")
+    }
+}
