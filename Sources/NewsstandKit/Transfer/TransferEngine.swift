@@ -170,6 +170,7 @@ private final class EasyTransfer {
     private static let bufferSize = 1 << 20
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: EasyTransfer.bufferSize, alignment: 4096)
     private var buffered = 0
+    private var lastFlush = DispatchTime.now().uptimeNanoseconds
 
     init(id: Int, request: TransferRequest, handlers: TransferHandlers) {
         self.id = id
@@ -360,6 +361,10 @@ private final class EasyTransfer {
         received += count
         let now = DispatchTime.now().uptimeNanoseconds
         lastActivity = now
+        // A slow transfer should not keep seconds of data only in memory, where a crash loses it.
+        if buffered > 0 && now - lastFlush >= 500_000_000 {
+            guard flush() else { return 0 }
+        }
         if now - lastProgress >= 50_000_000 {
             lastProgress = now
             handlers.progress(base + received, expectedSize)
@@ -374,6 +379,7 @@ private final class EasyTransfer {
     }
 
     private func flush() -> Bool {
+        lastFlush = DispatchTime.now().uptimeNanoseconds
         guard buffered > 0 else { return true }
         let ok = writeAll(UnsafeRawBufferPointer(start: buffer, count: buffered))
         buffered = 0

@@ -11,10 +11,11 @@ struct CommandFailure: Error {
         self.exitCode = exitCode
     }
 
+    /// A library error; when the store has failed outright, its status says more (no cache, say).
     init(error: NewsstandError, store: Store? = nil) {
-        var message = error.message
-        if case .failed(let status)? = store?.status { message = status.message }
-        self.init(message, exitCode: Self.exitCode(for: error.code))
+        var error = error
+        if case .failed(let status)? = store?.status { error = status }
+        self.init(error.message, exitCode: Self.exitCode(for: error.code))
     }
 
     /// Exit codes a script can tell apart: 2 no catalog, 3 unknown or missing issue, 4 network, 1 the rest.

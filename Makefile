@@ -1,0 +1,34 @@
+# newsstand — `make run` opens the shelf on the bundled demo catalog; `make test` runs every test.
+SWIFT ?= swift
+ARGS ?=
+BIN := .build/debug/newsstand
+
+# System packages: the libraries we link, and what the tests drive (tmux) or compare with (curl).
+APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev tmux curl
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build run test clean
+
+deps:
+	@missing=""; \
+	for package in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing system packages:$$missing"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+run: build
+	$(BIN) $(ARGS)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build

@@ -1,0 +1,209 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The built `newsstand` binary against a loopback server, in a temporary XDG folder.
+final class CommandLineTests: XCTestCase {
+    var folder: TemporaryDirectory!
+    var server: TestServer!
+    var runner: CommandRunner!
+    var catalogURL: String { server.url("/catalog.plist").absoluteString }
+
+    override func setUpWithError() throws {
+        folder = TemporaryDirectory()
+        server = try TestServer()
+        runner = CommandRunner(folder: folder)
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    @discardableResult
+    private func serve(_ id: String, size: Int, throttle: Int? = nil, title: String? = nil, free: Bool = true) -> Data {
+        let data = Fixtures.pdf(size: size, seed: UInt8(truncatingIfNeeded: id.hashValue))
+        server.serve("/issues/\(id).pdf", .init(body: data, etag: "\"\(id)-1\"", throttle: throttle))
+        return data
+    }
+
+    private func serveCatalog(_ entries: [[String: Any]]) {
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog(entries), contentType: "application/xml", etag: "\"cat\""))
+    }
+
+    private func pdfPath(_ id: String, in json: [String: Any]) -> String? {
+        (json["issues"] as? [[String: Any]])?.first { $0["id"] as? String == id }?["path"] as? String
+    }
+
+    private func listJSON(_ extra: String...) throws -> [String: Any] {
+        let result = try runner.run(["list", "--json", "--catalog", catalogURL] + extra)
+        XCTAssertEqual(result.status, 0, result.error)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    }
+
+    func testListJSONDescribesTheCatalog() throws {
+        serve("a", size: 10_000)
+        serveCatalog([Fixtures.entry(id: "a", title: "Alpha", download: "issues/a.pdf", size: 10_000),
+                      Fixtures.entry(id: "b", download: "issues/b.pdf", free: false)])
+        let json = try listJSON()
+        let catalog = try XCTUnwrap(json["catalog"] as? [String: Any])
+        XCTAssertEqual(catalog["url"] as? String, catalogURL)
+        XCTAssertEqual(catalog["title"] as? String, "Test Monthly")
+        XCTAssertEqual(catalog["source"] as? String, "network")
+        XCTAssertNotNil(catalog["fetchedAt"] as? String)
+        let issues = try XCTUnwrap(json["issues"] as? [[String: Any]])
+        XCTAssertEqual(issues.count, 2)
+        XCTAssertEqual(issues[0]["id"] as? String, "a")
+        XCTAssertEqual(issues[0]["title"] as? String, "Alpha")
+        XCTAssertEqual(issues[0]["releaseDate"] as? String, "2026-01-01T00:00:00Z")
+        XCTAssertEqual(issues[0]["free"] as? Bool, true)
+        XCTAssertEqual(issues[0]["state"] as? String, "remote")
+        XCTAssertEqual(issues[0]["size"] as? Int, 10_000)
+        XCTAssertEqual(issues[1]["free"] as? Bool, false)
+    }
+
+    func testHostileTitlesArePrintedInert() throws {
+        serveCatalog([Fixtures.entry(id: "evil", title: "Evil\u{1B}[2J\u{1B}]0;owned\u{07}\u{202E}gnp.exe\nnext", download: "e.pdf")])
+        let table = try runner.run("list", "--catalog", catalogURL)
+        XCTAssertEqual(table.status, 0, table.error)
+        XCTAssertTrue(table.output.contains("Evil"))
+        let raw = try runner.run("list", "--json", "--catalog", catalogURL)
+        for output in [table.output, raw.output] {
+            XCTAssertFalse(output.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F || $0.value == 0x202E },
+                           "control characters reached the terminal: \(output.debugDescription)")
+        }
+    }
+
+    func testDownloadKilledWithSIGKILLResumesWithARangeRequest() throws {
+        let data = serve("big", size: 5_000_000, throttle: 2_000_000)
+        serveCatalog([Fixtures.entry(id: "big", download: "issues/big.pdf", size: data.count, sha256: Fixtures.sha256(data))])
+        let (process, _, _) = try runner.start(["download", "big", "--catalog", catalogURL])
+        XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/big.pdf") >= 2_500_000 })
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+
+        let json = try listJSON("--offline")
+        let issue = try XCTUnwrap((json["issues"] as? [[String: Any]])?.first)
+        XCTAssertEqual(issue["state"] as? String, "partial")
+        XCTAssertNil(issue["path"], "the final name never exists before the download is complete")
+        let partial = try XCTUnwrap(issue["partialBytes"] as? Int)
+        XCTAssertGreaterThan(partial, 0)
+
+        server.serve("/issues/big.pdf", .init(body: data, etag: "\"big-1\""))
+        let resumed = try runner.run("download", "big", "--catalog", catalogURL)
+        XCTAssertEqual(resumed.status, 0, resumed.error)
+        let request = try XCTUnwrap(server.requests(for: "/issues/big.pdf").last)
+        XCTAssertEqual(request.headers["range"], "bytes=\(partial)-")
+        XCTAssertEqual(request.headers["if-range"], "\"big-1\"")
+        let path = try XCTUnwrap(pdfPath("big", in: try listJSON("--offline")))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), data)
+    }
+
+    func testOpenHandsTheOpenerOneAbsolutePath() throws {
+        serve("a", size: 20_000)
+        serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        XCTAssertEqual(try runner.run("download", "a", "--catalog", catalogURL).status, 0)
+        let opener = folder.path + "/fake-opener"
+        let record = folder.path + "/opened.txt"
+        try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > '\(record)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
+        var withOpener = runner!
+        withOpener.environment["NEWSSTAND_OPENER"] = opener
+        let result = try withOpener.run("open", "a", "--catalog", catalogURL)
+        XCTAssertEqual(result.status, 0, result.error)
+        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "1")
+        XCTAssertEqual(lines.dropFirst().first, pdfPath("a", in: try listJSON("--offline")))
+        XCTAssertTrue(lines[1].hasPrefix("/"))
+    }
+
+    func testOpenOfAnIssueNotDownloadedFailsInOneLine() throws {
+        serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        let result = try runner.run("open", "a", "--catalog", catalogURL)
+        XCTAssertEqual(result.status, 3)
+        XCTAssertEqual(result.error.split(separator: "\n").count, 1)
+        XCTAssertTrue(result.error.contains("not downloaded"), result.error)
+    }
+
+    func testAnOpenerThatFailsIsReported() throws {
+        serve("a", size: 20_000)
+        serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        XCTAssertEqual(try runner.run("download", "a", "--catalog", catalogURL).status, 0)
+        var withOpener = runner!
+        withOpener.environment["NEWSSTAND_OPENER"] = "/nonexistent/reader"
+        let result = try withOpener.run("open", "a", "--catalog", catalogURL)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.error.contains("NEWSSTAND_OPENER"), result.error)
+    }
+
+    func testOfflineListComesFromTheCacheAndSaysSo() throws {
+        serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        XCTAssertEqual(try runner.run("refresh", "--catalog", catalogURL).status, 0)
+        server.stop()
+        let result = try runner.run("list", "--json", "--catalog", catalogURL)
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertTrue(result.error.contains("Offline"), result.error)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        XCTAssertEqual((json["catalog"] as? [String: Any])?["source"] as? String, "cache")
+    }
+
+    func testOfflineWithNoCacheFailsClearly() throws {
+        server.stop()
+        let result = try runner.run("list", "--catalog", catalogURL)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.error.contains("No cached copy"), result.error)
+    }
+
+    func testRefreshSaysWhetherTheCatalogChanged() throws {
+        serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        let first = try runner.run("refresh", "--catalog", catalogURL)
+        XCTAssertTrue(first.output.contains("updated, 1 issues, 1 new"), first.output)
+        let second = try runner.run("refresh", "--catalog", catalogURL)
+        XCTAssertTrue(second.output.contains("unchanged"), second.output)
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf"),
+                                                                     Fixtures.entry(id: "b", download: "b.pdf")]), etag: "\"cat2\""))
+        let third = try runner.run("refresh", "--catalog", catalogURL)
+        XCTAssertTrue(third.output.contains("2 issues, 1 new"), third.output)
+    }
+
+    func testSkippedEntriesAreWarnedAbout() throws {
+        serveCatalog([Fixtures.entry(id: "ok", download: "ok.pdf"), Fixtures.entry(id: "../../x", download: "x.pdf")])
+        let result = try runner.run("list", "--catalog", catalogURL)
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.error.contains("warning: Skipped issue 2 (ID \"../../x\")"), result.error)
+    }
+
+    func testAFailedDownloadExitsNonZeroAndNamesTheIssue() throws {
+        serveCatalog([Fixtures.entry(id: "gone", download: "issues/gone.pdf")])
+        let result = try runner.run("download", "gone", "--catalog", catalogURL)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.error.contains("gone:"), result.error)
+        XCTAssertTrue(result.error.contains("HTTP 404"), result.error)
+    }
+
+    func testUnknownIDAndDelete() throws {
+        serve("a", size: 20_000)
+        serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        let unknown = try runner.run("download", "zzz", "--catalog", catalogURL)
+        XCTAssertEqual(unknown.status, 3)
+        XCTAssertTrue(unknown.error.contains("No issue \"zzz\""), unknown.error)
+        XCTAssertEqual(try runner.run("download", "a", "--catalog", catalogURL).status, 0)
+        let path = try XCTUnwrap(pdfPath("a", in: try listJSON("--offline")))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        let deleted = try runner.run("delete", "a", "--catalog", catalogURL)
+        XCTAssertEqual(deleted.status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    func testTheBundledDemoWorksWithNoNetwork() throws {
+        let result = try runner.run("download", "--all-free")
+        XCTAssertEqual(result.status, 0, result.error)
+        let list = try runner.run("list", "--json")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])
+        let issues = try XCTUnwrap(json["issues"] as? [[String: Any]])
+        XCTAssertEqual(issues.count, 6)
+        for issue in issues {
+            XCTAssertEqual(issue["state"] as? String, (issue["free"] as? Bool ?? false) ? "downloaded" : "remote")
+        }
+    }
+}
