@@ -35,30 +35,7 @@ enum Output {
         return 80
     }
 
-    static func bytes(_ count: Int64) -> String {
-        let units = ["B", "KB", "MB", "GB", "TB"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "--:--" }
-        let total = Int(seconds.rounded())
-        if total >= 3600 { return String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60) }
-        return String(format: "%d:%02d", total / 60, total % 60)
-    }
-
-    static func date(_ date: Date?) -> String {
-        guard let date else { return "" }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
-    }
+    static func bytes(_ count: Int64) -> String { Formatting.bytes(count) }
+    static func duration(_ seconds: Double) -> String { Formatting.duration(seconds) }
+    static func date(_ date: Date?) -> String { Formatting.day(date) }
 }

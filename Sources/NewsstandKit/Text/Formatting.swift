@@ -1,0 +1,34 @@
+import Foundation
+
+/// Sizes, speeds and durations as people read them.
+public enum Formatting {
+    /// `1.5 MB`, `820 KB`, `12 B` (decimal units, as download tools show them).
+    public static func bytes(_ count: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    }
+
+    /// `1:05`, `1:02:03`; `--:--` when unknown.
+    public static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 360_000 else { return "--:--" }
+        let total = Int(seconds.rounded())
+        if total >= 3600 { return String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60) }
+        return String(format: "%d:%02d", total / 60, total % 60)
+    }
+
+    /// `2026-01-05` in UTC, or an empty string.
+    public static func day(_ date: Date?) -> String {
+        guard let date else { return "" }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+}
