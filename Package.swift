@@ -16,6 +16,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
+        .systemLibrary(name: "CStb", path: "Sources/CStb"),
         .target(
             name: "NewsstandKit",
             dependencies: [
@@ -24,10 +25,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "ShelfUI", dependencies: ["NewsstandKit", "CNcurses", "CStb"]),
         .executableTarget(
             name: "newsstand",
             dependencies: [
                 "NewsstandKit",
+                "ShelfUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -38,6 +41,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"]),
+        .testTarget(name: "ShelfUITests", dependencies: ["ShelfUI", "NewsstandKit"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NewsstandKit", "TestSupport"]),
     ]
 )

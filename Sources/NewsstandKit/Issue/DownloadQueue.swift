@@ -6,6 +6,7 @@ import Synchronization
 /// One writer per file: an issue that is queued or running is never started twice.
 final class DownloadQueue: Sendable {
     private struct Job: Sendable {
+        let issue: Issue
         var transfer: TransferID?
         var waitingToRetry = false
         var attempt = 0
@@ -74,6 +75,11 @@ final class DownloadQueue: Sendable {
         }
     }
 
+    /// The issues with a download running, then those waiting for a slot.
+    var activeIssues: [Issue] {
+        state.withLock { $0.running.values.map(\.issue) + $0.waiting }
+    }
+
     /// Whether the issue has a download queued or running.
     func isBusy(_ issue: Issue) -> Bool {
         state.withLock { $0.running[issue.id] != nil || $0.waiting.contains(where: { $0 === issue }) }
@@ -84,7 +90,7 @@ final class DownloadQueue: Sendable {
             var starting: [Issue] = []
             while state.running.count < max(1, policy.maximumConcurrentDownloads), !state.waiting.isEmpty {
                 let issue = state.waiting.removeFirst()
-                state.running[issue.id] = Job()
+                state.running[issue.id] = Job(issue: issue)
                 starting.append(issue)
             }
             return starting
@@ -155,7 +161,7 @@ final class DownloadQueue: Sendable {
     }
 
     private func attemptFinished(_ issue: Issue, result: TransferResult, resumedFrom offset: Int64) {
-        let job = state.withLock { $0.running[issue.id] } ?? Job()
+        let job = state.withLock { $0.running[issue.id] } ?? Job(issue: issue)
         if job.cancelled || result.failure?.code == .cancelled {
             end(issue, .none)
             return

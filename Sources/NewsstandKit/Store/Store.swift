@@ -291,6 +291,41 @@ public final class Store: Sendable {
         if changed { center.post(name: Self.statusDidChangeNotification, object: self) }
     }
 
+    // MARK: Covers
+
+    /// Fetches the issue's cover into the library (once), then calls `completion` with its path,
+    /// on a background thread. Covers larger than 10 MB are refused.
+    public func fetchCover(for issue: Issue, completion: @escaping @Sendable (Result<String, NewsstandError>) -> Void) {
+        let path = issue.coverPath
+        if FileOps.regularFileSize(path) != nil {
+            completion(.success(path))
+            return
+        }
+        guard let url = issue.entry.coverURL else {
+            completion(.failure(NewsstandError(.notFound, "\(issue.id) has no cover.")))
+            return
+        }
+        do {
+            try library.prepareFolder(for: issue.id)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        let part = path + ".part"
+        var request = TransferRequest(url: url, destination: part)
+        request.maximumBytes = 10 << 20
+        request.allowsFileURLs = url.isFileURL && configuration.catalogURL.isFileURL
+        request.stallTimeout = configuration.policy.stallTimeout
+        configuration.engine.start(request, handlers: TransferHandlers { result in
+            if result.failure == nil, (200..<300).contains(result.response.statusCode), rename(part, path) == 0 {
+                completion(.success(path))
+            } else {
+                unlink(part)
+                completion(.failure(result.failure ?? NewsstandError(.httpStatus, "The cover could not be fetched (HTTP \(result.response.statusCode)).")))
+            }
+        })
+    }
+
     // MARK: Downloads
 
     /// Queues a download of the issue; returns false when it is already queued, running or installed.
@@ -304,7 +339,40 @@ public final class Store: Sendable {
         downloads.cancel(issue)
     }
 
-    /// Removes the installed issue and any partial download. Cancels a running download first.
+    /// The issues being downloaded or waiting for their turn.
+    public var activeIssues: [Issue] { downloads.activeIssues }
+
+    private var interruptedListPath: String { library.root + "/interrupted.json" }
+
+    /// Stops every download, keeping its bytes, and remembers them for
+    /// ``resumeInterruptedDownloads()``. Waits up to `timeout` seconds for the bytes to reach the disk.
+    public func stopDownloadsForLater(waitingUpTo timeout: TimeInterval) {
+        let active = activeIssues
+        guard !active.isEmpty else { return }
+        if let data = try? JSONEncoder().encode(active.map(\.id)), (try? FileOps.makeDirectory(library.root, trusted: library.root)) != nil {
+            try? FileOps.writeAtomically(data, to: interruptedListPath)
+        }
+        let settled = DispatchSemaphore(value: 0)
+        let observer = center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { _ in settled.signal() }
+        defer { center.removeObserver(observer) }
+        active.forEach(cancelDownload)
+        let deadline = DispatchTime.now() + timeout
+        while !activeIssues.isEmpty, settled.wait(timeout: deadline) == .success {}
+    }
+
+    /// Queues again the downloads that ``stopDownloadsForLater(waitingUpTo:)`` stopped, once their
+    /// issues are loaded.
+    public func resumeInterruptedDownloads() {
+        guard numberOfIssues > 0, let data = FileManager.default.contents(atPath: interruptedListPath),
+              let ids = try? JSONDecoder().decode([String].self, from: data)
+        else { return }
+        unlink(interruptedListPath)
+        for id in ids {
+            if let issue = issue(withID: id) { download(issue) }
+        }
+    }
+
+    /// Removes the installed issue and any partial download; refuses while it is downloading.
     public func delete(_ issue: Issue) throws(NewsstandError) {
         if downloads.isBusy(issue) {
             throw NewsstandError(.fileSystem, "\(issue.id) is downloading: cancel it first.")

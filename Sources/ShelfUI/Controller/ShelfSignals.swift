@@ -1,0 +1,67 @@
+import Foundation
+import NewsstandKit
+import Synchronization
+
+/// What changed since the shelf last looked: set from any thread by notification observers,
+/// read and cleared by the shelf's loop, which the ``Waker`` wakes up.
+final class ShelfSignals: Sendable {
+    struct Changes: Sendable {
+        var redraw = true
+        var issuesReplaced = true
+        var statesChanged = false
+        var librarySizeStale = true
+    }
+
+    private let changes = Mutex(Changes())
+    let waker: Waker
+    /// Bytes under the library, measured in the background.
+    let librarySize = Mutex<Int64>(0)
+
+    init(waker: Waker) {
+        self.waker = waker
+    }
+
+    func mark(_ change: (inout Changes) -> Void) {
+        changes.withLock { change(&$0) }
+        waker.wake()
+    }
+
+    /// The changes since the last call, cleared.
+    func take() -> Changes {
+        changes.withLock { changes in
+            defer { changes = Changes(redraw: false, issuesReplaced: false, statesChanged: false, librarySizeStale: false) }
+            return changes
+        }
+    }
+
+    /// Observes a store and its issues; returns the tokens to remove.
+    func observe(_ store: Store) -> [any NSObjectProtocol] {
+        let center = store.configuration.notificationCenter
+        return [
+            center.addObserver(forName: Store.statusDidChangeNotification, object: store, queue: nil) { [self] _ in
+                mark { $0.redraw = true }
+            },
+            center.addObserver(forName: Store.issuesDidChangeNotification, object: store, queue: nil) { [self] _ in
+                mark {
+                    $0.redraw = true
+                    $0.issuesReplaced = true
+                }
+            },
+            center.addObserver(forName: Issue.downloadDidProgressNotification, object: nil, queue: nil) { [self] _ in
+                mark { $0.redraw = true }
+            },
+            center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { [self] notification in
+                let settled: Bool
+                switch (notification.object as? Issue)?.state {
+                case .downloaded?, .remote?, .partial?: settled = true
+                default: settled = false
+                }
+                mark {
+                    $0.redraw = true
+                    $0.statesChanged = true
+                    if settled { $0.librarySizeStale = true }
+                }
+            },
+        ]
+    }
+}

@@ -1,0 +1,204 @@
+import CNcurses
+import Foundation
+
+/// The real terminal, through ncursesw. The only file that imports the curses library.
+///
+/// Confined to the thread that created it (the shelf's main loop).
+public final class CursesTerminal: Terminal {
+    public private(set) var width: Int
+    public private(set) var height: Int
+    public let colorSupport: ColorSupport
+
+    private var previous: Buffer?
+    private var pairs: [ColorPairKey: Int32] = [:]
+    private var ended = false
+    private let colorCount: Int
+
+    private struct ColorPairKey: Hashable {
+        let foreground: Int32
+        let background: Int32
+    }
+
+    /// Takes over the terminal. `NO_COLOR` in the environment turns colours off.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        setlocale(LC_ALL, "")
+        set_escdelay(25)
+        initscr()
+        cbreak()
+        noecho()
+        nonl()
+        intrflush(ncw_stdscr(), false)
+        keypad(ncw_stdscr(), true)
+        curs_set(0)
+        mousemask(ncw_all_mouse_events(), nil)
+        mouseinterval(200)
+        let wantsColor = (environment["NO_COLOR"] ?? "").isEmpty
+        if wantsColor && has_colors() {
+            start_color()
+            use_default_colors()
+            colorCount = Int(ncw_colors())
+            colorSupport = colorCount >= 256 && ncw_color_pairs() > 256 ? .palette256 : .basic
+        } else {
+            colorCount = 0
+            colorSupport = .none
+        }
+        width = Int(ncw_cols())
+        height = Int(ncw_lines())
+    }
+
+    deinit {
+        end()
+    }
+
+    public func draw(_ buffer: Buffer) {
+        guard !ended else { return }
+        if previous?.width != buffer.width || previous?.height != buffer.height {
+            previous = nil
+            werase(ncw_stdscr())
+        }
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width {
+                let cell = buffer[x, y]
+                if cell.isContinuation { continue }
+                if let previous, previous[x, y] == cell, !(x + 1 < buffer.width && previous[x + 1, y] != buffer[x + 1, y]) {
+                    continue
+                }
+                put(cell, x: x, y: y)
+            }
+        }
+        previous = buffer
+        wnoutrefresh(ncw_stdscr())
+        doupdate()
+    }
+
+    private func put(_ cell: Cell, x: Int, y: Int) {
+        // The bottom-right cell would scroll some terminals; curses handles it, but only with insch.
+        var attributes = ncw_a_normal()
+        if cell.style.bold { attributes |= ncw_a_bold() }
+        if cell.style.dim { attributes |= ncw_a_dim() }
+        if cell.style.reverse { attributes |= ncw_a_reverse() }
+        if cell.style.underline { attributes |= ncw_a_underline() }
+        var pair = colorPair(cell.style)
+        var characters = Array(cell.text.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) })
+        characters.append(0)
+        var character = cchar_t()
+        setcchar(&character, characters, attributes, 0, &pair)
+        mvadd_wch(Int32(y), Int32(x), &character)
+    }
+
+    private func colorPair(_ style: Style) -> Int32 {
+        guard colorSupport != .none else { return 0 }
+        func number(_ color: Color) -> Int32 {
+            switch color {
+            case .default: return -1
+            case .palette(let index): return Int(index) < colorCount ? Int32(index) : Int32(index % 8)
+            }
+        }
+        let key = ColorPairKey(foreground: number(style.foreground), background: number(style.background))
+        if key.foreground == -1 && key.background == -1 { return 0 }
+        if let pair = pairs[key] { return pair }
+        var next = Int32(pairs.count + 1)
+        if next >= ncw_color_pairs() {
+            // Out of pairs: start again; the next frame repaints with fresh ones.
+            pairs.removeAll()
+            previous = nil
+            next = 1
+        }
+        init_extended_pair(next, key.foreground, key.background)
+        pairs[key] = next
+        return next
+    }
+
+    public func nextEvent(timeout: Double?, wakeDescriptor: Int32) -> InputEvent? {
+        guard !ended else { return nil }
+        // Input ncurses has already read from the terminal does not show up in poll().
+        if let event = readEvent() { return event }
+        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        let milliseconds = timeout.map { Int32(max(0, min($0, 86_400) * 1000)) } ?? -1
+        let ready = poll(&descriptors, 2, milliseconds)
+        if ready < 0 {
+            // Interrupted by a signal: SIGWINCH leaves a KEY_RESIZE for getch.
+            return readEvent()
+        }
+        if descriptors[0].revents != 0 {
+            if descriptors[0].revents & Int16(POLLHUP | POLLERR) != 0 && descriptors[0].revents & Int16(POLLIN) == 0 {
+                return .key(.character("\u{4}"))
+            }
+            return readEvent()
+        }
+        return nil
+    }
+
+    private func readEvent() -> InputEvent? {
+        wtimeout(ncw_stdscr(), 0)
+        var character: wint_t = 0
+        let result = wget_wch(ncw_stdscr(), &character)
+        if result == ERR { return nil }
+        if result == KEY_CODE_YES {
+            return functionKey(Int32(character))
+        }
+        switch character {
+        case 13, 10: return .key(.enter)
+        case 27: return .key(.escape)
+        case 127, 8: return .key(.backspace)
+        case 9: return .key(.tab)
+        default:
+            guard character >= 32, let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
+            return .key(.character(Character(scalar)))
+        }
+    }
+
+    private func functionKey(_ code: Int32) -> InputEvent? {
+        switch code {
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_DC: return .key(.delete)
+        case KEY_RESIZE:
+            width = Int(ncw_cols())
+            height = Int(ncw_lines())
+            return .resize(width: width, height: height)
+        case KEY_MOUSE:
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            let state = event.bstate
+            let x = Int(event.x), y = Int(event.y)
+            if state & ncw_button1_double_clicked() != 0 { return .mouse(.doubleClick, x: x, y: y) }
+            if state & (ncw_button1_clicked() | ncw_button1_pressed()) != 0 { return .mouse(.click, x: x, y: y) }
+            if state & ncw_button4_pressed() != 0 { return .mouse(.scrollUp, x: x, y: y) }
+            if state & ncw_button5_pressed() != 0 { return .mouse(.scrollDown, x: x, y: y) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    public func suspend() {
+        guard !ended else { return }
+        def_prog_mode()
+        endwin()
+    }
+
+    public func resume() {
+        guard !ended else { return }
+        reset_prog_mode()
+        clearok(ncw_stdscr(), true)
+        previous = nil
+        width = Int(ncw_cols())
+        height = Int(ncw_lines())
+    }
+
+    public func end() {
+        guard !ended else { return }
+        ended = true
+        endwin()
+    }
+}

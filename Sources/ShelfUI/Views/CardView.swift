@@ -1,0 +1,113 @@
+import Foundation
+import NewsstandKit
+
+/// One issue on the shelf: cover, title, date, price and download state.
+struct CardView {
+    let item: ShelfItem
+    let isSelected: Bool
+    let theme: Theme
+
+    static let coverColumns = 12
+    static let coverRows = 8
+
+    func render(into buffer: inout Buffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        buffer.fill(area)
+        buffer.box(area, style: isSelected ? theme.selectedBorder : theme.border, heavy: isSelected)
+        let inner = area.inset(by: 1)
+        guard !inner.isEmpty else { return }
+        let coverArea = Rect(x: inner.x + (inner.width - Self.coverColumns) / 2, y: inner.y,
+                             width: min(Self.coverColumns, inner.width), height: min(Self.coverRows, inner.height))
+        renderCover(into: &buffer, area: coverArea.intersection(inner))
+
+        var y = inner.y + Self.coverRows
+        for line in TextLayout.wrap(item.title, width: inner.width, lines: 2) {
+            buffer.write(line, x: inner.x, y: y, style: theme.title, clip: inner)
+            y += 1
+        }
+        renderInfoLine(into: &buffer, inner: inner, y: inner.y + Self.coverRows + 2)
+        renderState(into: &buffer, inner: inner, y: inner.y + Self.coverRows + 3)
+    }
+
+    private func renderCover(into buffer: inout Buffer, area: Rect) {
+        if let cover = item.cover, theme.colors == .palette256 {
+            cover.render(into: &buffer, area: area)
+            return
+        }
+        // A text cover: the title on a coloured card (or framed, without colour).
+        let style = theme.textCover(for: item.id)
+        if theme.colors != .none {
+            buffer.fill(area, with: Cell(" ", style: style))
+        } else {
+            buffer.fill(area, with: Cell("░", style: .plain))
+        }
+        let lines = TextLayout.wrap(item.title, width: max(1, area.width - 2), lines: max(1, area.height - 2))
+        let top = area.y + max(0, (area.height - lines.count) / 2)
+        for (index, line) in lines.enumerated() {
+            let (text, offset) = TextLayout.center(line, width: area.width)
+            buffer.write(text, x: area.x + offset, y: top + index, style: theme.colors == .none ? Style(bold: true) : style, clip: area)
+        }
+    }
+
+    private func renderInfoLine(into buffer: inout Buffer, inner: Rect, y: Int) {
+        if case .downloading(let progress) = item.state {
+            var text = Formatting.bytes(Int64(progress.bytesPerSecond)) + "/s"
+            if let eta = progress.secondsRemaining { text += " " + Formatting.duration(eta) }
+            buffer.write(text, x: inner.x, y: y, style: theme.dim, clip: inner)
+            return
+        }
+        buffer.write(Formatting.day(item.releaseDate), x: inner.x, y: y, style: theme.dim, clip: inner)
+        let price = item.isFree ? "FREE" : "PAID"
+        buffer.write(price, x: inner.maxX - price.count, y: y, style: item.isFree ? theme.free : theme.paid, clip: inner)
+    }
+
+    private func renderState(into buffer: inout Buffer, inner: Rect, y: Int) {
+        let label: String
+        let style: Style
+        switch item.state {
+        case .remote:
+            label = "DOWNLOAD"
+            style = theme.download
+        case .partial(let received, let total):
+            if let total, total > 0 {
+                label = "RESUME \(Int(Double(received) * 100 / Double(total)))%"
+            } else {
+                label = "RESUME"
+            }
+            style = theme.download
+        case .queued:
+            label = "QUEUED"
+            style = theme.queued
+        case .verifying:
+            label = "VERIFYING"
+            style = theme.queued
+        case .retrying(_, _, let delay):
+            label = "RETRY in \(Int(delay.rounded()))s"
+            style = theme.queued
+        case .downloaded:
+            label = "READ"
+            style = theme.read
+        case .failed(let error):
+            label = error.code == .unauthorized ? "LOCKED" : "RETRY"
+            style = theme.failure
+        case .downloading(let progress):
+            renderProgress(progress, into: &buffer, inner: inner, y: y)
+            return
+        }
+        let (text, offset) = TextLayout.center(label, width: inner.width)
+        buffer.write(text, x: inner.x + offset, y: y, style: style, clip: inner)
+    }
+
+    private func renderProgress(_ progress: DownloadProgress, into buffer: inout Buffer, inner: Rect, y: Int) {
+        guard let fraction = progress.fraction else {
+            buffer.write("↓ " + Formatting.bytes(progress.received), x: inner.x, y: y, style: theme.progress, clip: inner)
+            return
+        }
+        let percent = "\(Int(fraction * 100))%"
+        let barWidth = max(1, inner.width - 5)
+        let filled = Int(fraction * Double(barWidth))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+        buffer.write(bar, x: inner.x, y: y, style: theme.progress, clip: inner)
+        buffer.write(percent, x: inner.maxX - percent.count, y: y, style: theme.title, clip: inner)
+    }
+}

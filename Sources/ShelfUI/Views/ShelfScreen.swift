@@ -1,0 +1,230 @@
+import Foundation
+import NewsstandKit
+
+/// The whole screen: header, grid of cards, details, status line, and any overlay on top.
+public struct ShelfScreen {
+    public let layout: ShelfLayout
+    public let model: ShelfModel
+    public let state: ShelfState
+    /// The cards on screen, in order, starting at `layout.visibleRange(...)`.
+    public let visibleItems: [ShelfItem]
+    /// The selected card's item, for the details pane.
+    public let selectedItem: ShelfItem?
+    /// How many cards match the filter.
+    public let itemCount: Int
+    public let theme: Theme
+
+    public init(layout: ShelfLayout, model: ShelfModel, state: ShelfState, visibleItems: [ShelfItem],
+                selectedItem: ShelfItem?, itemCount: Int, theme: Theme) {
+        self.layout = layout
+        self.model = model
+        self.state = state
+        self.visibleItems = visibleItems
+        self.selectedItem = selectedItem
+        self.itemCount = itemCount
+        self.theme = theme
+    }
+
+    public func render(into buffer: inout Buffer) {
+        buffer.fill(buffer.area)
+        guard buffer.width > 0, buffer.height > 0 else { return }
+        renderHeader(into: &buffer)
+        if layout.fitsACard {
+            renderGrid(into: &buffer)
+            if let details = layout.details { renderDetails(into: &buffer, area: details) }
+        } else {
+            renderTooSmall(into: &buffer)
+        }
+        renderStatus(into: &buffer)
+        switch state.overlay {
+        case .none: break
+        case .help: renderHelp(into: &buffer)
+        case .confirmDelete(_, let title):
+            renderDialog(into: &buffer, lines: ["Delete “\(title)”?", "The PDF is removed from disk.", "", "y: delete    n: keep"])
+        case .confirmQuit(let count):
+            renderDialog(into: &buffer, lines: ["\(count) download\(count == 1 ? " is" : "s are") running.",
+                                                "Quit? They resume next time.", "", "y: quit    n: stay"])
+        }
+    }
+
+    private func renderHeader(into buffer: inout Buffer) {
+        let area = layout.header
+        guard !area.isEmpty else { return }
+        buffer.fill(area, with: Cell(" ", style: theme.header))
+        let title = " newsstand" + (model.catalogTitle.map { " · " + $0 } ?? "")
+        var right = "\(itemCount) of \(model.totalCount) · sort: \(state.sort.rawValue)"
+        if !state.filter.isEmpty && !state.isEditingFilter { right += " · filter: " + state.filter }
+        right += " "
+        let rightWidth = DisplayWidth.of(right)
+        let titleWidth = buffer.write(DisplayWidth.truncate(title, to: max(0, area.width - 1)), x: 0, y: area.y, style: theme.header, clip: area)
+        if titleWidth + rightWidth + 2 <= area.width {
+            buffer.write(right, x: area.maxX - rightWidth, y: area.y, style: theme.header, clip: area)
+        }
+    }
+
+    private func renderGrid(into buffer: inout Buffer) {
+        if itemCount == 0 {
+            let text = model.totalCount == 0 ? "No issues yet." : "No issue matches “\(state.filter)”."
+            let (line, offset) = TextLayout.center(text, width: layout.grid.width)
+            buffer.write(line, x: layout.grid.x + offset, y: layout.grid.y + layout.grid.height / 2, style: theme.dim, clip: layout.grid)
+            return
+        }
+        let range = layout.visibleRange(firstRow: state.firstRow, count: itemCount)
+        for (offset, item) in visibleItems.prefix(range.count).enumerated() {
+            let index = range.lowerBound + offset
+            let rect = layout.cardRect(column: offset % layout.columns, row: offset / layout.columns)
+            CardView(item: item, isSelected: index == state.selected, theme: theme)
+                .render(into: &buffer, area: rect.intersection(layout.grid))
+        }
+    }
+
+    private func renderDetails(into buffer: inout Buffer, area: Rect) {
+        guard let item = selectedItem else { return }
+        let isPane = area.height > 4
+        var lines: [(String, Style)] = []
+        let inner: Rect
+        if isPane {
+            buffer.box(area, style: theme.border)
+            buffer.write(" Details ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
+            inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
+            for line in TextLayout.wrap(item.title, width: inner.width, lines: 3) { lines.append((line, theme.title)) }
+            lines.append(("", .plain))
+            lines.append((Formatting.day(item.releaseDate) + "  " + (item.isFree ? "free" : "paid"), theme.dim))
+            if let size = item.size { lines.append(("Size: " + Formatting.bytes(size), .plain)) }
+            lines.append(("State: " + describe(item.state), .plain))
+            if let summary = item.summary, !summary.isEmpty {
+                lines.append(("", .plain))
+                for line in TextLayout.wrap(summary, width: inner.width, lines: 6) { lines.append((line, .plain)) }
+            }
+            if let path = model.selectedPath {
+                lines.append(("", .plain))
+                lines.append(("On disk:", theme.dim))
+                var rest = Substring(path)
+                while !rest.isEmpty {
+                    lines.append((String(rest.prefix(inner.width)), theme.dim))
+                    rest = rest.dropFirst(inner.width)
+                }
+            }
+        } else {
+            inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
+            buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
+            lines.append(("", .plain))
+            var first = item.title + " · " + Formatting.day(item.releaseDate)
+            if let size = item.size { first += " · " + Formatting.bytes(size) }
+            first += " · " + describe(item.state)
+            lines.append((first, theme.title))
+            lines.append((item.summary ?? "", .plain))
+            lines.append((model.selectedPath.map { "On disk: " + $0 } ?? "", theme.dim))
+        }
+        for (offset, line) in lines.prefix(inner.height).enumerated() {
+            buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+        }
+    }
+
+    func describe(_ state: DownloadState) -> String {
+        switch state {
+        case .remote: return "not downloaded"
+        case .partial(let received, let total):
+            return "partly downloaded (" + Formatting.bytes(received) + (total.map { " of " + Formatting.bytes($0) } ?? "") + ")"
+        case .queued: return "queued"
+        case .downloading(let progress):
+            var text = "downloading " + Formatting.bytes(progress.received)
+            if let total = progress.total { text += " of " + Formatting.bytes(total) }
+            text += ", " + Formatting.bytes(Int64(progress.bytesPerSecond)) + "/s"
+            if let eta = progress.secondsRemaining { text += ", " + Formatting.duration(eta) + " left" }
+            return text
+        case .retrying(let error, let attempt, let delay):
+            return "attempt \(attempt) failed: \(error.message) Retrying in \(Int(delay.rounded())) s."
+        case .verifying: return "verifying"
+        case .downloaded: return "downloaded"
+        case .failed(let error): return (error.code == .unauthorized ? "locked: " : "failed: ") + error.message
+        }
+    }
+
+    private func renderTooSmall(into buffer: inout Buffer) {
+        let area = Rect(x: 0, y: layout.header.maxY, width: buffer.width, height: max(0, layout.status.y - layout.header.maxY))
+        let lines = ["Terminal too small", "need \(ShelfLayout.cardWidth)×\(ShelfLayout.cardHeight + 2)"]
+        let top = area.y + max(0, (area.height - lines.count) / 2)
+        for (index, line) in lines.enumerated() {
+            let (text, offset) = TextLayout.center(line, width: area.width)
+            buffer.write(text, x: offset, y: top + index, style: theme.dim, clip: area.isEmpty ? buffer.area : area)
+        }
+    }
+
+    private func renderStatus(into buffer: inout Buffer) {
+        let area = layout.status
+        guard !area.isEmpty else { return }
+        if state.isEditingFilter {
+            buffer.fill(area)
+            let prompt = "/" + state.filter
+            let used = buffer.write(prompt, x: 0, y: area.y, style: .plain, clip: area)
+            buffer.set(min(used, area.width - 1), area.y, Cell(" ", style: Style(reverse: true)))
+            let hint = "  Enter keep · Esc clear"
+            if used + 1 + DisplayWidth.of(hint) <= area.width {
+                buffer.write(hint, x: used + 1, y: area.y, style: theme.dim, clip: area)
+            }
+            return
+        }
+        let warning = model.statusIsWarning || state.message != nil
+        let style = warning ? theme.statusWarning : theme.statusBar
+        buffer.fill(area, with: Cell(" ", style: style))
+        var right = ""
+        if model.activeDownloads > 0 {
+            right += "↓ \(model.activeDownloads) · \(Formatting.bytes(Int64(model.bytesPerSecond)))/s · "
+        }
+        right += "library \(Formatting.bytes(model.librarySize)) · ? help "
+        let left = " " + (state.message ?? model.status)
+        let rightWidth = DisplayWidth.of(right)
+        let leftRoom = area.width - rightWidth - 1
+        if leftRoom >= 12 {
+            buffer.write(DisplayWidth.truncate(left, to: leftRoom), x: 0, y: area.y, style: style, clip: area)
+            buffer.write(right, x: area.maxX - rightWidth, y: area.y, style: style, clip: area)
+        } else {
+            buffer.write(DisplayWidth.truncate(left, to: area.width), x: 0, y: area.y, style: style, clip: area)
+        }
+    }
+
+    static let helpLines: [(String, String)] = [
+        ("← ↓ ↑ → h j k l", "move"),
+        ("PgUp PgDn Home End", "page through the shelf"),
+        ("Enter", "download, or read when downloaded"),
+        ("d / x", "download / cancel the download"),
+        ("D / Delete", "delete the downloaded issue"),
+        ("/", "filter by title (Enter keeps, Esc clears)"),
+        ("s", "sort by date, title or state"),
+        ("r", "refresh the catalog"),
+        ("?", "this help"),
+        ("Esc", "close a prompt or overlay"),
+        ("q", "quit (downloads resume next time)"),
+        ("mouse", "click selects, double-click opens"),
+    ]
+
+    private func renderHelp(into buffer: inout Buffer) {
+        let keyWidth = 19
+        let lines = Self.helpLines.map { (DisplayWidth.pad($0.0, to: keyWidth), $0.1) }
+        let width = min(buffer.width, 2 + keyWidth + 2 + (lines.map { DisplayWidth.of($0.1) }.max() ?? 0) + 2)
+        let height = min(buffer.height, lines.count + 4)
+        let area = Rect(x: (buffer.width - width) / 2, y: (buffer.height - height) / 2, width: width, height: height)
+        buffer.fill(area, with: Cell(" ", style: theme.overlay))
+        buffer.box(area, style: theme.selectedBorder)
+        buffer.write(" Keys ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
+        let inner = Rect(x: area.x + 2, y: area.y + 2, width: area.width - 4, height: area.height - 3)
+        for (offset, line) in lines.prefix(inner.height).enumerated() {
+            let used = buffer.write(line.0, x: inner.x, y: inner.y + offset, style: theme.key, clip: inner)
+            buffer.write("  " + line.1, x: inner.x + used, y: inner.y + offset, style: .plain, clip: inner)
+        }
+    }
+
+    private func renderDialog(into buffer: inout Buffer, lines: [String]) {
+        let width = min(buffer.width, max(30, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 6))
+        let height = min(buffer.height, lines.count + 2)
+        let area = Rect(x: (buffer.width - width) / 2, y: (buffer.height - height) / 2, width: width, height: height)
+        buffer.fill(area, with: Cell(" ", style: theme.overlay))
+        buffer.box(area, style: theme.selectedBorder, heavy: true)
+        let inner = area.inset(by: 1)
+        for (offset, line) in lines.prefix(inner.height).enumerated() {
+            let (text, shift) = TextLayout.center(line, width: inner.width)
+            buffer.write(text, x: inner.x + shift, y: inner.y + offset, style: offset == 0 ? theme.title : .plain, clip: inner)
+        }
+    }
+}
