@@ -34,18 +34,21 @@ struct CardView {
             cover.render(into: &buffer, area: area)
             return
         }
-        // A text cover: the title on a coloured card (or framed, without colour).
+        // A text cover: the title on a coloured card, or in a frame without colour.
         let style = theme.textCover(for: item.id)
+        var textArea = area
         if theme.colors != .none {
             buffer.fill(area, with: Cell(" ", style: style))
+            textArea = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
         } else {
-            buffer.fill(area, with: Cell("░", style: .plain))
+            buffer.box(area, style: theme.border)
+            textArea = area.inset(by: 1)
         }
-        let lines = TextLayout.wrap(item.title, width: max(1, area.width - 2), lines: max(1, area.height - 2))
-        let top = area.y + max(0, (area.height - lines.count) / 2)
+        let lines = TextLayout.wrap(item.title, width: max(1, textArea.width), lines: max(1, textArea.height))
+        let top = textArea.y + max(0, (textArea.height - lines.count) / 2)
         for (index, line) in lines.enumerated() {
-            let (text, offset) = TextLayout.center(line, width: area.width)
-            buffer.write(text, x: area.x + offset, y: top + index, style: theme.colors == .none ? Style(bold: true) : style, clip: area)
+            let (text, offset) = TextLayout.center(line, width: textArea.width)
+            buffer.write(text, x: textArea.x + offset, y: top + index, style: theme.colors == .none ? Style(bold: true) : style, clip: textArea)
         }
     }
 

@@ -1,0 +1,60 @@
+import NewsstandKit
+@testable import ShelfUI
+import XCTest
+
+final class BufferTests: XCTestCase {
+    func testWideCharactersTakeTwoCellsAndAreNeverSplit() {
+        var buffer = Buffer(width: 5, height: 1)
+        let used = buffer.write("a夏号", x: 0, y: 0)
+        XCTAssertEqual(used, 5)
+        XCTAssertEqual(buffer.lines(), ["a夏号"])
+        var narrow = Buffer(width: 4, height: 1)
+        narrow.write("a夏号", x: 0, y: 0)
+        XCTAssertEqual(narrow.lines(), ["a夏"], "a wide character that does not fit is left out")
+    }
+
+    func testOverwritingHalfAWideCharacterBlanksTheOtherHalf() {
+        var buffer = Buffer(width: 4, height: 1)
+        buffer.write("夏号", x: 0, y: 0)
+        buffer.write("x", x: 1, y: 0)
+        XCTAssertEqual(buffer.lines(), [" x号"])
+    }
+
+    func testWritesOutsideAreIgnored() {
+        var buffer = Buffer(width: 3, height: 2)
+        buffer.write("hello", x: -2, y: 0)
+        buffer.write("no", x: 0, y: 5)
+        buffer.box(Rect(x: -1, y: -1, width: 10, height: 10))
+        buffer.fill(Rect(x: 2, y: 1, width: 10, height: 10), with: Cell("#"))
+        XCTAssertEqual(buffer.lines().count, 2)
+        XCTAssertEqual(buffer[2, 1].text, "#")
+    }
+
+    func testStateClampKeepsTheSelectionVisible() {
+        var state = ShelfState()
+        state.selected = 25
+        state.clamp(count: 30, columns: 3, visibleRows: 2)
+        XCTAssertEqual(state.firstRow, 7)
+        state.selected = 0
+        state.clamp(count: 30, columns: 3, visibleRows: 2)
+        XCTAssertEqual(state.firstRow, 0)
+        state.selected = 99
+        state.clamp(count: 0, columns: 0, visibleRows: 0)
+        XCTAssertEqual(state.selected, 0)
+    }
+
+    func testLayoutHitTesting() {
+        let layout = ShelfLayout(width: 60, height: 20)
+        XCTAssertEqual(layout.columns, 3)
+        XCTAssertEqual(layout.visibleRows, 1)
+        XCTAssertEqual(layout.itemIndex(atX: 1, y: 2, firstRow: 0), 0)
+        XCTAssertEqual(layout.itemIndex(atX: 21, y: 2, firstRow: 2), 7)
+        XCTAssertNil(layout.itemIndex(atX: 5, y: 0, firstRow: 0))
+    }
+
+    func testPaletteMapping() {
+        XCTAssertEqual(CoverImage.paletteIndex(red: 255, green: 0, blue: 0), 196)
+        XCTAssertEqual(CoverImage.paletteIndex(red: 0, green: 0, blue: 0), 16)
+        XCTAssertEqual(CoverImage.paletteIndex(red: 128, green: 128, blue: 128), 244)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import NewsstandKit
+@testable import ShelfUI
+import XCTest
+
+final class ShelfScreenTests: XCTestCase {
+    static let day: TimeInterval = 86_400
+    static let base = Date(timeIntervalSince1970: 1_767_225_600)
+
+    /// One card in each state.
+    static let items: [ShelfItem] = [
+        ShelfItem(id: "remote", title: "Remote and free", releaseDate: base, isFree: true, size: 12_000_000,
+                  summary: "An issue nobody has downloaded yet."),
+        ShelfItem(id: "paid", title: "Paid issue", releaseDate: base - day, isFree: false),
+        ShelfItem(id: "queued", title: "Waiting its turn", releaseDate: base - 2 * day, state: .queued),
+        ShelfItem(id: "loading", title: "Downloading now", releaseDate: base - 3 * day,
+                  state: .downloading(DownloadProgress(received: 4_500_000, total: 10_000_000, bytesPerSecond: 1_500_000))),
+        ShelfItem(id: "unknown", title: "No size known", releaseDate: base - 4 * day,
+                  state: .downloading(DownloadProgress(received: 2_300_000, total: nil, bytesPerSecond: 800_000))),
+        ShelfItem(id: "read", title: "Ready to read", releaseDate: base - 5 * day, state: .downloaded(path: "/lib/read/read.pdf")),
+        ShelfItem(id: "failed", title: "Failed download", releaseDate: base - 6 * day,
+                  state: .failed(NewsstandError(.verificationFailed, "Not a PDF."))),
+        ShelfItem(id: "locked", title: "Locked issue", releaseDate: base - 7 * day, isFree: false,
+                  state: .failed(NewsstandError(.unauthorized, "Needs a subscription."))),
+        ShelfItem(id: "partial", title: "Half way there", releaseDate: base - 8 * day, state: .partial(received: 30, total: 100)),
+        ShelfItem(id: "wide", title: "夏号 · Ünïcödé wide title that goes on and on", releaseDate: base - 9 * day),
+    ]
+
+    private func render(width: Int, height: Int, state: ShelfState = ShelfState(), items: [ShelfItem] = items,
+                        model: ShelfModel? = nil, colors: ColorSupport = .none) -> Buffer {
+        let layout = ShelfLayout(width: width, height: height)
+        var state = state
+        state.clamp(count: items.count, columns: layout.columns, visibleRows: layout.visibleRows)
+        let range = layout.visibleRange(firstRow: state.firstRow, count: items.count)
+        var model = model ?? ShelfModel(catalogTitle: "Test Monthly", status: "Up to date (09:30)")
+        model.totalCount = max(model.totalCount, items.count)
+        let selected = items.indices.contains(state.selected) ? items[state.selected] : nil
+        if case .downloaded(let path)? = selected?.state { model.selectedPath = path }
+        var buffer = Buffer(width: width, height: height)
+        ShelfScreen(layout: layout, model: model, state: state, visibleItems: Array(items[range]), selectedItem: selected,
+                    itemCount: items.count, theme: Theme(colors: colors)).render(into: &buffer)
+        return buffer
+    }
+
+    func testShelfWithEveryState() {
+        assertSnapshot(render(width: 120, height: 32), named: "shelf-120x32")
+    }
+
+    func testScrolledToTheLastRowWithAWideTitle() {
+        var state = ShelfState()
+        state.selected = 9
+        assertSnapshot(render(width: 120, height: 32, state: state), named: "shelf-scrolled")
+    }
+
+    func testSmallTerminal60x20() {
+        var state = ShelfState()
+        state.selected = 5
+        assertSnapshot(render(width: 60, height: 20, state: state), named: "shelf-60x20")
+    }
+
+    func testDetailsStripOnATallNarrowTerminal() {
+        var state = ShelfState()
+        state.selected = 3
+        assertSnapshot(render(width: 64, height: 24, state: state), named: "details-strip-64x24")
+    }
+
+    func testFilterPrompt() {
+        var state = ShelfState()
+        state.isEditingFilter = true
+        state.filter = "read"
+        let matching = Self.items.filter { $0.title.lowercased().contains("read") }
+        assertSnapshot(render(width: 80, height: 20, state: state, items: matching), named: "filter-prompt")
+    }
+
+    func testNoMatch() {
+        var state = ShelfState()
+        state.filter = "zzz"
+        assertSnapshot(render(width: 80, height: 20, state: state, items: []), named: "no-match")
+    }
+
+    func testHelpOverlay() {
+        var state = ShelfState()
+        state.overlay = .help
+        assertSnapshot(render(width: 90, height: 24, state: state), named: "help")
+    }
+
+    func testConfirmations() {
+        var state = ShelfState()
+        state.overlay = .confirmDelete(id: "read", title: "Ready to read")
+        assertSnapshot(render(width: 80, height: 20, state: state), named: "confirm-delete")
+        state.overlay = .confirmQuit(activeDownloads: 2)
+        assertSnapshot(render(width: 80, height: 20, state: state), named: "confirm-quit")
+    }
+
+    func testOfflineStatusAndDownloads() {
+        var model = ShelfModel(catalogTitle: "Test Monthly",
+                               status: "Offline: showing the catalog from 2026-11-20 08:15 — Network error: Could not connect.")
+        model.statusIsWarning = true
+        model.activeDownloads = 2
+        model.bytesPerSecond = 2_300_000
+        model.librarySize = 123_000_000
+        assertSnapshot(render(width: 100, height: 18, model: model), named: "offline-status")
+    }
+
+    func testTooSmallForACard() {
+        assertSnapshot(render(width: 17, height: 15), named: "too-small-17x15")
+        assertSnapshot(render(width: 30, height: 5), named: "too-small-30x5")
+    }
+
+    func testEveryTinySizeRendersWithoutCrashing() {
+        for width in 0...45 {
+            for height in 0...24 {
+                for overlay in [ShelfState.Overlay.none, .help, .confirmQuit(activeDownloads: 1)] {
+                    var state = ShelfState()
+                    state.overlay = overlay
+                    state.selected = 7
+                    let buffer = render(width: width, height: height, state: state)
+                    XCTAssertEqual(buffer.lines().count, height)
+                    for line in buffer.lines() { XCTAssertLessThanOrEqual(DisplayWidth.of(line), width) }
+                }
+            }
+        }
+        assertSnapshot(render(width: 1, height: 1), named: "one-by-one")
+    }
+
+    func testHostileTitlesAreDrawnInert() {
+        let hostile = [ShelfItem(id: "evil", title: "Evil\u{1B}[2J\u{1B}]0;x\u{07}\u{202E}txt.exe\nline", releaseDate: Self.base)]
+        let buffer = render(width: 60, height: 20, items: hostile)
+        for cell in buffer.cells {
+            XCTAssertFalse(cell.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x202E })
+        }
+        XCTAssertTrue(buffer.lines().joined().contains("Evil"))
+    }
+
+    func testCoversAreDrawnOnlyWith256Colours() {
+        var pixels = [UInt8](repeating: 0, count: 4 * 8 * 3)
+        for index in stride(from: 0, to: pixels.count, by: 3) { pixels[index] = 255 }  // pure red
+        let cover = pixels.withUnsafeBufferPointer { CoverImage(rgb: $0, width: 4, height: 8, columns: 12, rows: 8) }
+        let items = [ShelfItem(id: "c", title: "Cover", releaseDate: Self.base, cover: cover)]
+        let rich = render(width: 60, height: 20, items: items, colors: .palette256)
+        XCTAssertEqual(rich[5, 2].text, "▀")
+        XCTAssertEqual(rich[5, 2].style.foreground, .palette(196))
+        let basic = render(width: 60, height: 20, items: items, colors: .basic)
+        XCTAssertNotEqual(basic[5, 2].text, "▀", "8 colours get a text cover")
+        let mono = render(width: 60, height: 20, items: items, colors: .none)
+        XCTAssertTrue(mono.cells.allSatisfy { $0.style.foreground == .default && $0.style.background == .default })
+    }
+
+    func testSelectionIsVisibleWithoutColour() {
+        var state = ShelfState()
+        state.selected = 1
+        let buffer = render(width: 60, height: 20, state: state)
+        XCTAssertEqual(buffer[20, 1].text, "┏", "the selected card has a heavy frame")
+        XCTAssertEqual(buffer[0, 1].text, "┌")
+    }
+}
