@@ -111,16 +111,15 @@ public final class CursesTerminal: Terminal {
 
     public func nextEvent(timeout: Double?, wakeDescriptor: Int32) -> InputEvent? {
         guard !ended else { return nil }
+        if let resize = resizeIfNeeded() { return resize }
         // Input ncurses has already read from the terminal does not show up in poll().
         if let event = readEvent() { return event }
         var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         let milliseconds = timeout.map { Int32(max(0, min($0, 86_400) * 1000)) } ?? -1
         let ready = poll(&descriptors, 2, milliseconds)
-        if ready < 0 {
-            // Interrupted by a signal: SIGWINCH leaves a KEY_RESIZE for getch.
-            return readEvent()
-        }
+        if let resize = resizeIfNeeded() { return resize }
+        if ready < 0 { return readEvent() }
         if descriptors[0].revents != 0 {
             if descriptors[0].revents & Int16(POLLHUP | POLLERR) != 0 && descriptors[0].revents & Int16(POLLIN) == 0 {
                 return .key(.character("\u{4}"))
@@ -128,6 +127,19 @@ public final class CursesTerminal: Terminal {
             return readEvent()
         }
         return nil
+    }
+
+    /// Compares the window's real size with the screen's, and adopts it when they differ.
+    private func resizeIfNeeded() -> InputEvent? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        let columns = Int(size.ws_col), rows = Int(size.ws_row)
+        guard columns != width || rows != height else { return nil }
+        resizeterm(Int32(rows), Int32(columns))
+        width = columns
+        height = rows
+        previous = nil
+        return .resize(width: columns, height: rows)
     }
 
     private func readEvent() -> InputEvent? {

@@ -42,7 +42,7 @@ public final class Waker: Sendable {
     /// The signal that asked the program to stop, or 0.
     public var receivedSignal: Int32 { signalReceived.load(ordering: .relaxed) }
 
-    /// Routes SIGINT, SIGTERM and SIGHUP to this waker.
+    /// Routes SIGINT, SIGTERM and SIGHUP (and SIGWINCH, as a plain wake-up) to this waker.
     public func catchTerminationSignals() {
         signalWakeDescriptor.store(writeEnd, ordering: .relaxed)
         for number in [SIGINT, SIGTERM, SIGHUP] {
@@ -55,6 +55,15 @@ public final class Waker: Sendable {
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
         }
+        // A resize only needs a wake-up: the terminal reads the new size itself. (ncurses' own
+        // handler keeps one flag, and two quick resizes can leave it with the first size.)
+        var resize = sigaction()
+        resize.__sigaction_handler.sa_handler = { _ in
+            var byte: UInt8 = 1
+            _ = write(signalWakeDescriptor.load(ordering: .relaxed), &byte, 1)
+        }
+        sigemptyset(&resize.sa_mask)
+        sigaction(SIGWINCH, &resize, nil)
         // Writing to a closed terminal must fail with EIO, not kill us before we clean up.
         signal(SIGPIPE, SIG_IGN)
     }

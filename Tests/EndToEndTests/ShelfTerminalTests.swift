@@ -1,0 +1,154 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The real shelf in a real terminal (tmux), against the loopback server.
+final class ShelfTerminalTests: XCTestCase {
+    var folder: TemporaryDirectory!
+    var server: TestServer!
+    var environment: [String: String] = [:]
+    var openedRecord: String { folder.path + "/opened.txt" }
+    var catalogURL: String { server.url("/catalog.plist").absoluteString }
+    var slowIssue = Data()
+
+    override func setUpWithError() throws {
+        folder = TemporaryDirectory()
+        server = try TestServer()
+        let opener = folder.path + "/fake-opener"
+        try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > '\(openedRecord)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
+        environment = folder.environment
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        environment["LANG"] = "C.UTF-8"
+        environment["TERM"] = "tmux-256color"
+        environment["NEWSSTAND_OPENER"] = opener
+        let day: TimeInterval = 86_400
+        let base = Date(timeIntervalSince1970: 1_767_225_600)
+        let fast = Fixtures.pdf(size: 40_000, seed: 3)
+        slowIssue = Fixtures.pdf(size: 3_000_000, seed: 4)
+        server.serve("/issues/alpha.pdf", .init(body: fast, etag: "\"a\""))
+        server.serve("/issues/gamma.pdf", .init(body: fast, etag: "\"c\""))
+        server.serve("/issues/beta.pdf", .init(body: slowIssue, etag: "\"b\"", throttle: 300_000))
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog([
+            Fixtures.entry(id: "alpha", title: "Alpha issue", download: "issues/alpha.pdf", date: base),
+            Fixtures.entry(id: "beta", title: "Beta slow issue", download: "issues/beta.pdf", date: base - day, size: slowIssue.count),
+            Fixtures.entry(id: "gamma", title: "Gamma issue", download: "issues/gamma.pdf", date: base - 2 * day),
+        ]), contentType: "application/xml", etag: "\"cat\""))
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func startShelf(_ extra: [String: String] = [:], width: Int = 100, height: Int = 30) throws -> TmuxSession {
+        let session = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL],
+                                      environment: environment.merging(extra) { $1 }, width: width, height: height)
+        XCTAssertTrue(session.waitFor("Test Monthly"), session.screen())
+        XCTAssertTrue(session.waitFor("3 of 3"), session.screen())
+        return session
+    }
+
+    func testBrowseFilterDownloadReadDeleteResizeAndQuit() throws {
+        let shelf = try startShelf()
+        // Filter as you type; Enter keeps the filter.
+        try shelf.send("/")
+        try shelf.send("Beta", literal: true)
+        XCTAssertTrue(shelf.waitFor("1 of 3"), shelf.screen())
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("filter: Beta"), shelf.screen())
+
+        // Download the slow one: a live progress bar, then cancel keeps the part.
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitForScreen { $0.contains("█") && $0.contains("%") && $0.contains("/s") }, shelf.screen())
+        try shelf.send("x")
+        XCTAssertTrue(shelf.waitFor("RESUME"), shelf.screen())
+
+        // Escape clears the filter; Home selects the newest; Enter downloads, then reads.
+        try shelf.send("Escape")
+        XCTAssertTrue(shelf.waitFor("3 of 3"), shelf.screen())
+        try shelf.send("Home")
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("READ"), shelf.screen())
+        try shelf.send("Enter")
+        XCTAssertTrue(waitForFile(openedRecord), shelf.screen())
+        let opened = try String(contentsOfFile: openedRecord, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(opened.first, "1", "one argument")
+        XCTAssertTrue(opened.last?.hasPrefix("/") ?? false)
+        XCTAssertTrue(opened.last?.hasSuffix("/alpha/alpha.pdf") ?? false)
+        XCTAssertTrue(shelf.waitFor("Alpha issue"), "the shelf is back after the opener")
+
+        // Delete asks first.
+        try shelf.send("D")
+        XCTAssertTrue(shelf.waitFor("Delete “Alpha issue”?"), shelf.screen())
+        try shelf.send("y")
+        XCTAssertTrue(shelf.waitForScreen { !$0.contains("READ") }, shelf.screen())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: opened.last!))
+
+        // Sort cycles; help opens and closes.
+        try shelf.send("s")
+        XCTAssertTrue(shelf.waitFor("sort: title"), shelf.screen())
+        try shelf.send("?")
+        XCTAssertTrue(shelf.waitFor("Keys"), shelf.screen())
+        try shelf.send("Escape")
+        XCTAssertTrue(shelf.waitForScreen { !$0.contains("this help") }, shelf.screen())
+
+        // Too small, 1×1, and back.
+        try shelf.resize(width: 15, height: 10)
+        XCTAssertTrue(shelf.waitFor("Terminal too"), shelf.screen())
+        try shelf.resize(width: 1, height: 1)
+        try shelf.resize(width: 100, height: 30)
+        XCTAssertTrue(shelf.waitFor("Gamma issue"), shelf.screen())
+
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+        XCTAssertFalse(shelf.screen().contains("newsstand ·"), "the terminal is restored")
+    }
+
+    func testQuitDuringADownloadAsksAndTheDownloadResumesNextTime() throws {
+        let first = try startShelf()
+        try first.send("l")
+        try first.send("Enter")
+        XCTAssertTrue(first.waitForScreen { $0.contains("█") && $0.contains("%") }, first.screen())
+        XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/beta.pdf") > 300_000 })
+        try first.send("q")
+        XCTAssertTrue(first.waitFor("Quit? They resume next time."), first.screen())
+        try first.send("y")
+        XCTAssertTrue(first.waitFor("EXIT=0"), first.screen())
+
+        server.serve("/issues/beta.pdf", .init(body: slowIssue, etag: "\"b\""))
+        let second = try startShelf()
+        XCTAssertTrue(second.waitFor("READ"), second.screen())
+        let resumed = try XCTUnwrap(server.requests(for: "/issues/beta.pdf").last)
+        let range = try XCTUnwrap(resumed.headers["range"])
+        XCTAssertTrue(range.hasPrefix("bytes=") && range != "bytes=0-", range)
+        try second.send("q")
+        XCTAssertTrue(second.waitFor("EXIT=0"), second.screen())
+    }
+
+    func testSIGTERMRestoresTheTerminal() throws {
+        let shelf = try startShelf()
+        let pid = try XCTUnwrap(shelf.programPID())
+        kill(pid, SIGTERM)
+        XCTAssertTrue(shelf.waitFor("EXIT=143"), shelf.screen())
+        XCTAssertFalse(shelf.screen().contains("newsstand ·"))
+    }
+
+    func testNoColorStillShowsAReadableShelf() throws {
+        let shelf = try startShelf(["NO_COLOR": "1"], width: 60, height: 20)
+        XCTAssertTrue(shelf.waitFor("DOWNLOAD"), shelf.screen())
+        let painted = shelf.screen(escapes: true)
+        let colour = painted.range(of: "\u{1B}\\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[;m]", options: .regularExpression)
+        XCTAssertNil(colour, "no colour escapes with NO_COLOR")
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"))
+    }
+
+    private func waitForFile(_ path: String, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: path) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+}
