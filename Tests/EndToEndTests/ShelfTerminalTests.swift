@@ -125,6 +125,21 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertTrue(second.waitFor("EXIT=0"), second.screen())
     }
 
+    func testCoversArriveInTheBackgroundAndAreDrawnIn256Colours() throws {
+        let png = try Data(contentsOf: URL(fileURLWithPath: CommandRunner.resources + "/demo/covers/tt-2026-01.png"))
+        server.serve("/covers/alpha.png", .init(body: png, contentType: "image/png", throttle: 20_000))
+        var entry = Fixtures.entry(id: "alpha", title: "Alpha issue", download: "issues/alpha.pdf")
+        entry["Cover URL"] = "covers/alpha.png"
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog([entry]), contentType: "application/xml", etag: "\"cat2\""))
+        let shelf = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL], environment: environment)
+        // The shelf is usable before the (slow) cover arrives, then the cover is drawn.
+        XCTAssertTrue(shelf.waitFor("Alpha issue"), shelf.screen())
+        XCTAssertTrue(shelf.waitForScreen { $0.contains("▀▀▀▀") }, shelf.screen())
+        XCTAssertTrue(shelf.screen(escapes: true).contains("48;5;"), "cover cells carry 256-colour backgrounds")
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"))
+    }
+
     func testSIGTERMRestoresTheTerminal() throws {
         let shelf = try startShelf()
         let pid = try XCTUnwrap(shelf.programPID())
