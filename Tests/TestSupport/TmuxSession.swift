@@ -7,7 +7,8 @@ public final class TmuxSession {
     /// Starts `arguments` in a `width` × `height` terminal; the pane then prints `EXIT=<status>`.
     public init(_ arguments: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
         let assignments = environment.sorted { $0.key < $1.key }.map { Self.quote("\($0.key)=\($0.value)") }
-        let command = "env " + assignments.joined(separator: " ") + " " + arguments.map(Self.quote).joined(separator: " ")
+        // Only the given environment: the test runner's own (NO_COLOR, say) must not leak in.
+        let command = "env -i " + assignments.joined(separator: " ") + " " + arguments.map(Self.quote).joined(separator: " ")
             + "; echo EXIT=$?; sleep 600"
         // The tmux server starts here and would inherit a pipe: give it no output to hold open.
         try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", command], captureOutput: false)
