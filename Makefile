@@ -32,3 +32,21 @@ test: deps
 
 clean:
 	rm -rf .build
+
+# Benchmarks against curl, wget and Python on this machine (a few minutes); `make bench-smoke` checks the harness.
+.PHONY: bench bench-smoke bench-deps
+BENCH_PACKAGES := nginx-light wget tmux time
+bench-deps: deps
+	@missing=""; \
+	for package in $(BENCH_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
+
+bench: bench-deps
+	$(SWIFT) build -c release
+	python3 bench/bench.py
+
+bench-smoke: bench-deps
+	$(SWIFT) build -c release
+	python3 bench/bench.py --smoke

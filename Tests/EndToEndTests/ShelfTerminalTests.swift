@@ -110,6 +110,11 @@ final class ShelfTerminalTests: XCTestCase {
         try first.send("Enter")
         XCTAssertTrue(first.waitForScreen { $0.contains("█") && $0.contains("%") }, first.screen())
         XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/beta.pdf") > 300_000 })
+        // Resizing during a download keeps the bar.
+        try first.resize(width: 60, height: 20)
+        XCTAssertTrue(first.waitForScreen { $0.contains("%") && !$0.contains("Details") }, first.screen())
+        try first.resize(width: 100, height: 30)
+        XCTAssertTrue(first.waitForScreen { $0.contains("%") && $0.contains("Details") }, first.screen())
         try first.send("q")
         XCTAssertTrue(first.waitFor("Quit? They resume next time."), first.screen())
         try first.send("y")
@@ -140,6 +145,45 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertTrue(shelf.waitFor("EXIT=0"))
     }
 
+    func testAClosedTerminalKeepsTheDownloadForNextTime() throws {
+        let first = try startShelf()
+        try first.send("l")
+        try first.send("Enter")
+        XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/beta.pdf") > 300_000 })
+        let pid = try XCTUnwrap(first.programPID())
+        try first.tmux(["kill-server"])
+        XCTAssertTrue(waitUntil { kill(pid, 0) != 0 }, "the shelf exits when its terminal closes")
+
+        server.serve("/issues/beta.pdf", .init(body: slowIssue, etag: "\"b\""))
+        let second = try startShelf()
+        XCTAssertTrue(second.waitFor("READ"), second.screen())
+        XCTAssertNotEqual(server.requests(for: "/issues/beta.pdf").last?.headers["range"], nil, "resumed, not restarted")
+        try second.send("q")
+        XCTAssertTrue(second.waitFor("EXIT=0"))
+    }
+
+    func testAnOpenerFailureShowsInTheStatusLine() throws {
+        let shelf = try startShelf(["NEWSSTAND_OPENER": "/nonexistent/reader"])
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("READ"), shelf.screen())
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("/nonexistent/reader is not installed"), shelf.screen())
+        XCTAssertTrue(shelf.waitFor("Alpha issue"), "the shelf is drawn again")
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"))
+    }
+
+    func testAnEightColourTerminalGetsTextCovers() throws {
+        let shelf = try startShelf(["TERM": "screen"], width: 60, height: 20)
+        XCTAssertTrue(shelf.waitFor("DOWNLOAD"), shelf.screen())
+        let painted = shelf.screen(escapes: true)
+        XCTAssertFalse(painted.contains("38;5;") || painted.contains("48;5;"), "only the eight basic colours")
+        XCTAssertFalse(shelf.screen().contains("▀"))
+        XCTAssertTrue(shelf.screen().contains("Alpha"))
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"))
+    }
+
     func testSIGTERMRestoresTheTerminal() throws {
         let shelf = try startShelf()
         let pid = try XCTUnwrap(shelf.programPID())
@@ -156,6 +200,15 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertNil(colour, "no colour escapes with NO_COLOR")
         try shelf.send("q")
         XCTAssertTrue(shelf.waitFor("EXIT=0"))
+    }
+
+    private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
     }
 
     private func waitForFile(_ path: String, timeout: TimeInterval = 10) -> Bool {

@@ -102,6 +102,12 @@ final class ShelfScreenTests: XCTestCase {
         assertSnapshot(render(width: 100, height: 18, model: model), named: "offline-status")
     }
 
+    func testAMessageTakesTheWholeStatusLine() {
+        var state = ShelfState()
+        state.message = "The PDF opener /usr/bin/reader is not installed; install xdg-utils or set NEWSSTAND_OPENER to a reader."
+        assertSnapshot(render(width: 100, height: 18, state: state), named: "message")
+    }
+
     func testTooSmallForACard() {
         assertSnapshot(render(width: 17, height: 15), named: "too-small-17x15")
         assertSnapshot(render(width: 30, height: 5), named: "too-small-30x5")

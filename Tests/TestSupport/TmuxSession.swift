@@ -26,7 +26,7 @@ public final class TmuxSession {
     /// server forks from the first client and inherits its descriptors, which confuses
     /// Foundation's Process into waiting for ever.
     @discardableResult
-    func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
+    public func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
         let outputPath = NSTemporaryDirectory() + "tmux-\(socket)-\(UUID().uuidString).out"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()

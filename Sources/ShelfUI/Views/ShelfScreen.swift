@@ -173,7 +173,12 @@ public struct ShelfScreen {
             right += "↓ \(model.activeDownloads) · \(Formatting.bytes(Int64(model.bytesPerSecond)))/s · "
         }
         right += "library \(Formatting.bytes(model.librarySize)) · ? help "
-        let left = " " + (state.message ?? model.status)
+        if let message = state.message {
+            // A message is what the user must read now: it gets the whole line.
+            buffer.write(DisplayWidth.truncate(" " + message, to: area.width), x: 0, y: area.y, style: style, clip: area)
+            return
+        }
+        let left = " " + model.status
         let rightWidth = DisplayWidth.of(right)
         let leftRoom = area.width - rightWidth - 1
         if leftRoom >= 12 {
