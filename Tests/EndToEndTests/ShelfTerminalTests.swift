@@ -211,12 +211,7 @@ final class ShelfTerminalTests: XCTestCase {
         return condition()
     }
 
-    private func waitForFile(_ path: String, timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if FileManager.default.fileExists(atPath: path) { return true }
-            usleep(20_000)
-        }
-        return false
+    private func waitForFile(_ path: String) -> Bool {
+        waitUntil { FileManager.default.fileExists(atPath: path) }
     }
 }

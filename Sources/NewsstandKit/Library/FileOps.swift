@@ -4,7 +4,7 @@ import Foundation
 enum FileOps {
     static func error(_ code: Int32, _ operation: String, _ path: String) -> NewsstandError {
         if code == ENOSPC || code == EDQUOT {
-            return NewsstandError(.diskFull, "The disk is full: free some space, then try again.")
+            return NewsstandError(.diskFull, "The disk is full: free some space, then try again; nothing already downloaded was lost.")
         }
         if code == ELOOP {
             return NewsstandError(.fileSystem, "Refused to follow a symbolic link at \(path).")

@@ -329,12 +329,12 @@ private final class EasyTransfer {
         }
         let descriptor = open(request.destination, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
-            failure = Self.fileError(errno, "open", request.destination)
+            failure = FileOps.error(errno, "open", request.destination)
             return
         }
         fileDescriptor = descriptor
         if ftruncate(descriptor, off_t(base)) != 0 || lseek(descriptor, off_t(base), SEEK_SET) < 0 {
-            failure = Self.fileError(errno, "prepare", request.destination)
+            failure = FileOps.error(errno, "prepare", request.destination)
             return
         }
         writing = true
@@ -392,22 +392,12 @@ private final class EasyTransfer {
             let written = write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                failure = Self.fileError(errno, "write", request.destination)
+                failure = FileOps.error(errno, "write", request.destination)
                 return false
             }
             offset += written
         }
         return true
-    }
-
-    static func fileError(_ code: Int32, _ operation: String, _ path: String) -> NewsstandError {
-        if code == ENOSPC || code == EDQUOT {
-            return NewsstandError(.diskFull, "The disk is full: free some space, then download again.")
-        }
-        if code == ELOOP {
-            return NewsstandError(.fileSystem, "Refused to write through a symbolic link at \(path).")
-        }
-        return NewsstandError(.fileSystem, "Could not \(operation) \(path): \(String(cString: strerror(code))).")
     }
 
     // MARK: Completion
