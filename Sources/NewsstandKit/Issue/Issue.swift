@@ -32,12 +32,13 @@ public final class Issue: Sendable {
 
     private let guarded: Mutex<Guarded>
 
-    init(entry: CatalogEntry, library: Library, center: NotificationCenter) {
+    /// `hasFolder: false` says the library has nothing for this issue, sparing a look at the disk.
+    init(entry: CatalogEntry, library: Library, center: NotificationCenter, hasFolder: Bool = true) {
         id = entry.id
         self.library = library
         self.center = center
-        guarded = Mutex(Guarded(entry: entry, state: .remote))
-        guarded.withLock { $0.state = Self.stateOnDisk(entry: entry, library: library) }
+        let state = hasFolder ? Self.stateOnDisk(entry: entry, library: library) : .remote
+        guarded = Mutex(Guarded(entry: entry, state: state))
     }
 
     /// What the catalog says of this issue.

@@ -52,6 +52,11 @@ public struct Library: Sendable {
         case installed(path: String)
     }
 
+    /// The IDs that have a folder in the library: one directory read instead of a look per issue.
+    func idsWithFolders() -> Set<String> {
+        Set((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+    }
+
     public func diskState(for id: String) -> DiskState {
         if FileOps.regularFileSize(pdfPath(for: id)) != nil { return .installed(path: pdfPath(for: id)) }
         if let size = FileOps.regularFileSize(partPath(for: id)) { return .partial(bytes: size) }

@@ -241,6 +241,7 @@ public final class Store: Sendable {
 
     /// Replaces the issue list, keeping the `Issue` objects (and their downloads) of known IDs.
     private func apply(_ catalog: Catalog, source: CatalogSource, fetchedAt: Date) -> RefreshSummary {
+        let folders = library.idsWithFolders()
         let summary = contents.withLock { contents -> RefreshSummary in
             let previous = contents.byID
             var issues: [Issue] = []
@@ -258,7 +259,7 @@ public final class Store: Sendable {
                     }
                     issue = existing
                 } else {
-                    issue = Issue(entry: entry, library: library, center: center)
+                    issue = Issue(entry: entry, library: library, center: center, hasFolder: folders.contains(entry.id))
                     newIssues += 1
                     changed = true
                 }
