@@ -10,7 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
@@ -22,7 +21,6 @@ let package = Package(
             dependencies: [
                 "CCurl",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "ShelfUI", dependencies: ["NewsstandKit", "CNcurses", "CStb"]),
@@ -32,7 +30,6 @@ let package = Package(
                 "NewsstandKit",
                 "ShelfUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
