@@ -1,0 +1,73 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+/// What reaches the disk: a full disk, and links planted in the library.
+final class DiskTests: XCTestCase {
+    func testAFullDiskSaysSoAndHarmsNothingElse() throws {
+        guard let disk = SmallDisk(bytes: 1 << 20) else { throw XCTSkip("tmpfs cannot be mounted here (needs root)") }
+        let harness = try StoreHarness()
+        harness.policy.maximumAttempts = 1
+        let (small, smallEntry) = harness.serveIssue("small", size: 200_000, seed: 1)
+        let (_, bigEntry) = harness.serveIssue("big", size: 3_000_000, seed: 2)
+        harness.serveCatalog([smallEntry, bigEntry])
+        var configuration = Store.Configuration(catalogURL: harness.server.url("/catalog.plist"), directories: Directories(
+            data: disk.path + "/newsstand", cache: harness.folder.path + "/cache", state: harness.folder.path + "/state"))
+        configuration.policy = harness.policy
+        configuration.notificationCenter = harness.center
+        let store = Store(configuration: configuration)
+        _ = try store.refreshAndWait().get()
+
+        let first = try XCTUnwrap(store.issue(withID: "small"))
+        store.download(first)
+        XCTAssertTrue(harness.waitUntilFinished(first).isDownloaded)
+
+        let big = try XCTUnwrap(store.issue(withID: "big"))
+        store.download(big)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(big).failure)
+        XCTAssertEqual(failure.code, .diskFull)
+        XCTAssertTrue(failure.message.contains("disk is full"), failure.message)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "big")), "nothing half-installed")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "small"))), small)
+        XCTAssertTrue(store.loadCache(), "the catalog cache is unharmed")
+    }
+
+    func testALinkPlantedForAnIssueFolderIsNotFollowed() throws {
+        let harness = try StoreHarness()
+        harness.policy.maximumAttempts = 1
+        let (_, entry) = harness.serveIssue("a", size: 50_000)
+        harness.serveCatalog([entry])
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        let outside = harness.folder.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: store.library.root, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: store.library.folder(for: "a"), withDestinationPath: outside)
+
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        store.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertEqual(failure.code, .fileSystem)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [], "nothing written through the link")
+    }
+
+    func testALinkPlantedAsThePartFileIsNotFollowed() throws {
+        let harness = try StoreHarness()
+        harness.policy.maximumAttempts = 1
+        let (_, entry) = harness.serveIssue("a", size: 50_000)
+        harness.serveCatalog([entry])
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        let victim = harness.folder.path + "/victim.txt"
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+        try store.library.prepareFolder(for: "a")
+        try FileManager.default.createSymbolicLink(atPath: store.library.partPath(for: "a"), withDestinationPath: victim)
+
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        store.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertEqual(failure.code, .fileSystem)
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious")
+    }
+}
