@@ -91,6 +91,16 @@ final class CatalogDecoderTests: XCTestCase {
         XCTAssertThrowsError(try small.decode(Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")]), baseURL: base))
     }
 
+    func testDeepNestingIsRefusedWithoutACrash() {
+        for depth in [20, 100_000] {
+            let xml = "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: depth)
+                + String(repeating: "</array>", count: depth) + "</plist>"
+            XCTAssertThrowsError(try CatalogDecoder().decode(Data(xml.utf8), baseURL: base), "depth \(depth)") { error in
+                XCTAssertEqual((error as? NewsstandError)?.code, .invalidCatalog)
+            }
+        }
+    }
+
     func testIssueIDRules() {
         for good in ["a", "2026-01", "tt_2026.03", String(repeating: "x", count: 100)] {
             XCTAssertTrue(IssueID.isValid(good), good)
