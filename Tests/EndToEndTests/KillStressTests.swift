@@ -1,0 +1,78 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Downloads killed with SIGKILL again and again, then finished: every file must be byte-identical.
+final class KillStressTests: XCTestCase {
+    func testTwentyKillsAtRandomMomentsLeaveEveryFileIntact() throws {
+        let folder = TemporaryDirectory()
+        let server = try TestServer()
+        defer { server.stop() }
+        let runner = CommandRunner(folder: folder)
+        var generator = SplitMix(seed: UInt64(Date().timeIntervalSince1970))
+        print("kill stress seed \(generator.seed)")
+
+        var originals: [String: Data] = [:]
+        var entries: [[String: Any]] = []
+        // Slow enough that many runs outlive a flush to disk (every 500 ms), so that resumes happen.
+        for number in 0..<8 {
+            let id = "s\(number)"
+            let data = Fixtures.pdf(size: 4_000_000 + number * 50_000, seed: UInt8(number + 10))
+            originals[id] = data
+            server.serve("/issues/\(id).pdf", .init(body: data, etag: "\"\(id)\"", throttle: 500_000))
+            entries.append(Fixtures.entry(id: id, download: "issues/\(id).pdf", size: data.count, sha256: Fixtures.sha256(data)))
+        }
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog(entries), contentType: "application/xml", etag: "\"cat\""))
+        let catalog = server.url("/catalog.plist").absoluteString
+        let total = originals.values.reduce(0) { $0 + $1.count }
+        func sent() -> Int { originals.keys.reduce(0) { $0 + server.bodyBytesSent(for: "/issues/\($1).pdf") } }
+
+        var kills = 0
+        while kills < 20 {
+            let (process, _, _) = try runner.start(["download", "--all-free", "--jobs", "4", "--catalog", catalog])
+            let target = sent() + Int.random(in: 150_000...2_500_000, using: &generator)
+            let reached = server.wait(timeout: 20) { _ in sent() >= target }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if !reached { break }  // everything was already downloaded
+            kills += 1
+        }
+        XCTAssertEqual(kills, 20, "the downloads finished before 20 kills (sent \(sent()) of \(total) bytes)")
+
+        for (id, data) in originals {
+            server.serve("/issues/\(id).pdf", .init(body: data, etag: "\"\(id)\""))
+        }
+        let finish = try runner.run("download", "--all-free", "--catalog", catalog)
+        XCTAssertEqual(finish.status, 0, finish.error)
+        let listing = try runner.run("list", "--json", "--offline", "--catalog", catalog)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [String: Any])
+        let issues = try XCTUnwrap(json["issues"] as? [[String: Any]])
+        XCTAssertEqual(issues.count, originals.count)
+        for issue in issues {
+            let id = try XCTUnwrap(issue["id"] as? String)
+            let path = try XCTUnwrap(issue["path"] as? String, "\(id) not installed")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), originals[id], "\(id) differs from the server's")
+        }
+        let ranged = server.requests.filter { $0.path.hasPrefix("/issues/") && $0.headers["range"] != nil }
+        XCTAssertGreaterThan(ranged.count, 0, "killed downloads resumed with Range requests")
+    }
+}
+
+/// A small seeded generator, so that a failing run can be repeated.
+struct SplitMix: RandomNumberGenerator {
+    let seed: UInt64
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        self.seed = seed
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
