@@ -7,7 +7,7 @@ BIN := .build/debug/newsstand
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libstb-dev tmux curl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test clean
+.PHONY: deps build run test test-tsan test-asan clean
 
 deps:
 	@missing=""; \
@@ -30,8 +30,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The same tests under ThreadSanitizer (the download thread, notifications and the UI loop) and AddressSanitizer.
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+test-asan: deps
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-tsan .build-asan
 
 # Benchmarks against curl, wget and Python on this machine (a few minutes); `make bench-smoke` checks the harness.
 .PHONY: bench bench-smoke bench-deps
