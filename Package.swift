@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -37,7 +38,7 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"]),
+        .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ShelfUITests", dependencies: ["ShelfUI", "NewsstandKit"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NewsstandKit", "TestSupport"]),
     ]
@@ -49,4 +50,15 @@ for target in package.targets where target.type != .system {
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings
+}
+
+// The libFuzzer target, only when asked for: `make fuzz` (see Fuzz/README.md).
+if ProcessInfo.processInfo.environment["NEWSSTAND_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "CatalogFuzzer",
+        dependencies: ["NewsstandKit"],
+        path: "Fuzz/CatalogFuzzer",
+        swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])],
+        linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
+    ))
 }

@@ -101,6 +101,21 @@ final class CatalogDecoderTests: XCTestCase {
         }
     }
 
+    func testInputsFoundByTheFuzzerAreRefusedWithoutACrash() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let crash = try Data(contentsOf: folder.appendingPathComponent("fuzz-crash-set.bplist"))
+        XCTAssertThrowsError(try CatalogDecoder().decode(crash, baseURL: base)) { error in
+            XCTAssertTrue((error as? NewsstandError)?.message.contains("set") ?? false, "\(error)")
+        }
+        // Old-style (OpenStep) plists are not catalogs, and their parser writes to stderr.
+        XCTAssertThrowsError(try CatalogDecoder().decode(Data("{ Issues = (); }".utf8), baseURL: base)) { error in
+            XCTAssertTrue((error as? NewsstandError)?.message.contains("neither XML nor binary") ?? false, "\(error)")
+        }
+        var truncated = Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")], format: .binary)
+        truncated.removeLast(10)
+        XCTAssertThrowsError(try CatalogDecoder().decode(truncated, baseURL: base))
+    }
+
     func testIssueIDRules() {
         for good in ["a", "2026-01", "tt_2026.03", String(repeating: "x", count: 100)] {
             XCTAssertTrue(IssueID.isValid(good), good)

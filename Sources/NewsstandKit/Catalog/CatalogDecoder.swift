@@ -181,10 +181,18 @@ public struct CatalogDecoder: Sendable {
         return number.int64Value
     }
 
-    /// XML entity declarations can make a small file expand into gigabytes: refuse them outright.
+    /// Lets through only what a catalog can be: an XML property list without entity declarations
+    /// (which can make a small file expand into gigabytes), or a well-formed binary one.
+    /// Anything else never reaches Foundation's parser, whose old-style plist parser logs to stderr.
     private static func refuseDangerousXML(_ data: Data) throws(NewsstandError) {
-        let prefix = data.prefix(64 * 1024)
-        if prefix.starts(with: Array("bplist".utf8)) { return }
+        if data.starts(with: Array("bplist00".utf8)) {
+            try BinaryPlistCheck.check(data)
+            return
+        }
+        let start = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        guard start.first == UInt8(ascii: "<") else {
+            throw NewsstandError(.invalidCatalog, "The catalog is not a property list (neither XML nor binary).")
+        }
         if data.range(of: Data("<!ENTITY".utf8)) != nil {
             throw NewsstandError(.invalidCatalog, "The catalog declares XML entities, which are not allowed.")
         }
