@@ -57,3 +57,11 @@ bench: bench-deps
 bench-smoke: bench-deps
 	$(SWIFT) build -c release
 	python3 bench/bench.py --smoke
+
+# libFuzzer on the catalog decoder (see Fuzz/README.md).
+FUZZ_SECONDS ?= 600
+.PHONY: fuzz
+fuzz: deps
+	NEWSSTAND_FUZZ=1 $(SWIFT) build -c release --product CatalogFuzzer --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
+	rm -rf .build-fuzz/corpus && mkdir -p .build-fuzz/corpus && cp Fuzz/corpus/* .build-fuzz/corpus/
+	cd .build-fuzz && ASAN_OPTIONS=detect_leaks=0 ./release/CatalogFuzzer corpus -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -rss_limit_mb=4096
