@@ -17,6 +17,10 @@ final class CommandLineTests: XCTestCase {
 
     override func tearDown() {
         server.stop()
+        // XCTest keeps test cases alive for the whole run: let go of the server and the folder now.
+        server = nil
+        folder = nil
+        runner = nil
     }
 
     @discardableResult

@@ -38,6 +38,10 @@ final class ShelfTerminalTests: XCTestCase {
 
     override func tearDown() {
         server.stop()
+        // XCTest keeps test cases alive for the whole run: let go of the server and the folder now.
+        server = nil
+        folder = nil
+        slowIssue = Data()
     }
 
     private func startShelf(_ extra: [String: String] = [:], width: Int = 100, height: Int = 30) throws -> TmuxSession {

@@ -17,6 +17,11 @@ final class StoreHarness {
         policy.stallTimeout = 5
     }
 
+    deinit {
+        // The accept thread holds the server until it is stopped.
+        server.stop()
+    }
+
     var directories: Directories { Directories.fromEnvironment(folder.environment) }
 
     func makeStore(catalog path: String = "/catalog.plist") -> Store {

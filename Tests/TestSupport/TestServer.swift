@@ -6,6 +6,7 @@ import Synchronization
 ///
 /// Each connection runs on a thread of its own and is closed after one response, so a test can
 /// count connections exactly. Everything it serves and every request it saw are behind one lock.
+/// Its threads keep it alive until ``stop()``.
 public final class TestServer: Sendable {
     /// A file the server holds.
     public struct Resource: Sendable {
@@ -101,6 +102,7 @@ public final class TestServer: Sendable {
 
     deinit {
         stop()
+        close(listener)
     }
 
     /// The URL of a path on this server.

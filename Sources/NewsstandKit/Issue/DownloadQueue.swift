@@ -211,9 +211,7 @@ final class DownloadQueue: Sendable {
             try library.install(id: issue.id)
             end(issue, .downloaded(path: library.pdfPath(for: issue.id)))
         } catch {
-            if error.code == .verificationFailed || error.code == .fileSystem && !FileOps.exists(library.partPath(for: issue.id)) {
-                try? library.discardPart(id: issue.id)
-            }
+            if error.code == .verificationFailed { try? library.discardPart(id: issue.id) }
             let again = state.withLock { state -> Bool in
                 guard resumed, error.code == .verificationFailed, var job = state.running[issue.id],
                       !job.restartedAfterBadResume, !job.cancelled

@@ -19,11 +19,6 @@ enum FileOps {
         return Int64(info.st_size)
     }
 
-    static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
-    }
-
     /// Creates `path` and its parents. Links up to and including `trusted` are the user's own
     /// (a linked home, say) and are followed; below it every folder must be a real one.
     static func makeDirectory(_ path: String, trusted: String) throws(NewsstandError) {

@@ -411,12 +411,8 @@ private final class EasyTransfer {
     }
 
     func finish(with failure: NewsstandError?) {
-        if writing {
-            let flushed = flush()
-            if flushed, let final = failure, final.code == .cancelled {
-                self.failure = final
-            }
-        }
+        // Bytes already received are kept, even on a cancel; a failed flush records its own failure.
+        if writing { _ = flush() }
         var size: Int64 = 0
         if fileDescriptor >= 0 {
             var info = stat()
