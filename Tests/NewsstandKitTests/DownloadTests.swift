@@ -112,6 +112,24 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
     }
 
+    func testA416OnAPartLongerThanTheFileStartsOverInsteadOfInstallingIt() throws {
+        let harness = try StoreHarness()
+        // No size or digest in the catalog: only the server's Content-Range tells the truth.
+        let (data, entry) = harness.serveIssue("a", size: 200_000, withDigest: false)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        var stale = Fixtures.pdf(size: 250_000, seed: 7)
+        stale.replaceSubrange(0..<9, with: Data("%PDF-1.4\n".utf8))
+        try plantPart(store, id: "a", bytes: stale, url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+
+        store.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        let requests = harness.server.requests(for: "/issues/a.pdf")
+        XCTAssertEqual(requests.count, 2, "a 416, then the whole file")
+        XCTAssertNil(requests[1].headers["range"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+    }
+
     func testASHA256MismatchIsRefused() throws {
         let harness = try StoreHarness()
         var (_, entry) = harness.serveIssue("a", size: 100_000)

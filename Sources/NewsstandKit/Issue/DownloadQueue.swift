@@ -185,8 +185,16 @@ final class DownloadQueue: Sendable {
             let resumed = offset > 0 && !result.restarted
             verification.async { [self] in verifyAndInstall(issue, resumed: resumed) }
         case 416:
-            // The part may already be complete: check it; if it is not, start over.
-            verification.async { [self] in verifyAndInstall(issue, resumed: true) }
+            // Complete only if the server's size (Content-Range: bytes */N) is the part's size;
+            // otherwise the bytes are not what the server has now: start over.
+            let partSize = FileOps.regularFileSize(library.partPath(for: issue.id)) ?? 0
+            if let total = Self.unsatisfiedRangeTotal(result.response.contentRange), total == partSize, partSize > 0 {
+                verification.async { [self] in verifyAndInstall(issue, resumed: true) }
+            } else {
+                try? library.discardPart(id: issue.id)
+                let failure = NewsstandError(.rangeMismatch, "The server no longer has the bytes asked for; starting over.", retryable: true)
+                retry(issue, after: failure, attempt: job.attempt, retryAfter: 0)
+            }
         case 401, 402, 403:
             let message = issue.entry.isFree
                 ? "The server refused access (HTTP \(status)): check your credentials in ~/.netrc."
@@ -201,6 +209,12 @@ final class DownloadQueue: Sendable {
         default:
             end(issue, .failed(NewsstandError(.httpStatus, "The server answered HTTP \(status) instead of the issue.")))
         }
+    }
+
+    /// N in `Content-Range: bytes */N`, the form a 416 answer uses.
+    static func unsatisfiedRangeTotal(_ header: String?) -> Int64? {
+        guard let header, header.lowercased().hasPrefix("bytes */") else { return nil }
+        return Int64(header.dropFirst(8).trimmingCharacters(in: .whitespaces))
     }
 
     private func verifyAndInstall(_ issue: Issue, resumed: Bool) {
