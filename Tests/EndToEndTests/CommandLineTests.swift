@@ -103,6 +103,22 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), data)
     }
 
+    func testTwoProcessesNeverWriteTheSameIssue() throws {
+        let data = serve("big", size: 2_000_000, throttle: 1_000_000)
+        serveCatalog([Fixtures.entry(id: "big", download: "issues/big.pdf", size: data.count, sha256: Fixtures.sha256(data))])
+        XCTAssertEqual(try runner.run("refresh", "--catalog", catalogURL).status, 0)
+        let (first, _, _) = try runner.start(["download", "big", "--catalog", catalogURL])
+        XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/big.pdf") > 100_000 })
+        let second = try runner.run("download", "big", "--catalog", catalogURL)
+        XCTAssertNotEqual(second.status, 0)
+        XCTAssertTrue(second.error.contains("Another newsstand is already downloading big"), second.error)
+        first.waitUntilExit()
+        XCTAssertEqual(first.terminationStatus, 0)
+        XCTAssertEqual(server.requests(for: "/issues/big.pdf").count, 1, "the second process never fetched")
+        let path = try XCTUnwrap(pdfPath("big", in: try listJSON("--offline")))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), data)
+    }
+
     func testOpenHandsTheOpenerOneAbsolutePath() throws {
         serve("a", size: 20_000)
         serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])

@@ -9,6 +9,8 @@ final class DownloadQueue: Sendable {
         let issue: Issue
         var transfer: TransferID?
         var waitingToRetry = false
+        /// The lock that makes this process the issue's only writer, held until the job ends.
+        var lock: Int32 = -1
         var attempt = 0
         var cancelled = false
         /// Whether a resumed file that failed verification was already downloaded again from scratch.
@@ -117,6 +119,7 @@ final class DownloadQueue: Sendable {
         let entry = issue.entry
         do {
             try library.prepareFolder(for: issue.id)
+            try lockForWriting(issue)
         } catch {
             end(issue, .failed(error))
             return
@@ -266,9 +269,24 @@ final class DownloadQueue: Sendable {
         }
     }
 
+    /// Takes the issue's lock file, once per job, so that another newsstand process cannot write
+    /// the same part file at the same time.
+    private func lockForWriting(_ issue: Issue) throws(NewsstandError) {
+        guard state.withLock({ $0.running[issue.id]?.lock ?? 0 }) < 0 else { return }
+        let path = issue.library.partPath(for: issue.id) + ".lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw FileOps.error(errno, "lock", path) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw NewsstandError(.fileSystem, "Another newsstand is already downloading \(issue.id); let it finish.")
+        }
+        state.withLock { $0.running[issue.id]?.lock = descriptor }
+    }
+
     /// Frees the slot and sets the final state; `.none` means "whatever is on disk" (after a cancel).
     private func end(_ issue: Issue, _ final: DownloadState?) {
-        state.withLock { _ = $0.running.removeValue(forKey: issue.id) }
+        let job = state.withLock { $0.running.removeValue(forKey: issue.id) }
+        if let lock = job?.lock, lock >= 0 { close(lock) }
         if let final {
             issue.setState(final)
         } else {
