@@ -35,7 +35,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["NewsstandKit", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"], exclude: ["Fixtures"]),

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import NewsstandKit
 import TestSupport
 import XCTest
@@ -194,7 +193,7 @@ final class DownloadTests: XCTestCase {
         let store = try loadedStore(harness, [entry])
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         harness.server.inject(.status(503, retryAfter: 1), .status(429), into: "/issues/a.pdf")
-        let delays = Mutex<[TimeInterval]>([])
+        let delays = Locked<[TimeInterval]>([])
         let observer = harness.center.addObserver(forName: Issue.stateDidChangeNotification, object: issue, queue: nil) { _ in
             if case .retrying(_, _, let delay) = issue.state { delays.withLock { $0.append(delay) } }
         }
@@ -315,6 +314,18 @@ final class DownloadTests: XCTestCase {
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         store.download(issue)
         XCTAssertEqual(harness.waitUntilFinished(issue).failure?.code, .unsupportedURL)
+    }
+
+    func testARedirectLoopIsBounded() throws {
+        let harness = try StoreHarness()
+        let (_, entry) = harness.serveIssue("a", size: 50_000)
+        let store = try loadedStore(harness, [entry])
+        harness.server.redirect("/issues/a.pdf", to: "/issues/a.pdf")
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        store.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertTrue(failure.message.contains("redirected too many times"), failure.message)
+        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 6, "the first request and five redirects")
     }
 
     private func plantPart(_ store: Store, id: String, bytes: Data, url: URL, validator: String) throws {

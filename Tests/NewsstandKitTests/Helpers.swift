@@ -1,6 +1,5 @@
 import Foundation
 import NewsstandKit
-import Synchronization
 import TestSupport
 import XCTest
 
@@ -83,7 +82,7 @@ final class StoreHarness {
 /// Counts notifications of one name.
 final class NotificationCounter {
     private final class Box: Sendable {
-        let count = Mutex(0)
+        let count = Locked(0)
         let posted = DispatchSemaphore(value: 0)
     }
 

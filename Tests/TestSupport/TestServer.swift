@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NewsstandKit
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests, with byte ranges, validators, throttling
 /// and injected faults.
@@ -67,7 +67,7 @@ public final class TestServer: Sendable {
         var stopped = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let changed = NSCondition()
     private let listener: Int32
     /// The port on 127.0.0.1.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs issue downloads: a limited number at once, each resumed, retried, verified and installed.
 ///
@@ -22,7 +21,7 @@ final class DownloadQueue: Sendable {
         var running: [String: Job] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let engine: TransferEngine
     private let policy: DownloadPolicy
     private let verification = DispatchQueue(label: "newsstand.verify", attributes: .concurrent)

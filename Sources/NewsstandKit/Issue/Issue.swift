@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One issue of the catalog and the state of its download.
 ///
@@ -30,7 +29,7 @@ public final class Issue: Sendable {
         var bytesPerSecond: Double = 0
     }
 
-    private let guarded: Mutex<Guarded>
+    private let guarded: Locked<Guarded>
 
     /// `hasFolder: false` says the library has nothing for this issue, sparing a look at the disk.
     init(entry: CatalogEntry, library: Library, center: NotificationCenter, hasFolder: Bool = true) {
@@ -38,7 +37,7 @@ public final class Issue: Sendable {
         self.library = library
         self.center = center
         let state = hasFolder ? Self.stateOnDisk(entry: entry, library: library) : .remote
-        guarded = Mutex(Guarded(entry: entry, state: state))
+        guarded = Locked(Guarded(entry: entry, state: state))
     }
 
     /// What the catalog says of this issue.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The newsstand's controller: loads a catalog, keeps its cached copy, and runs downloads.
 ///
@@ -49,7 +48,7 @@ public final class Store: Sendable {
         var refreshWaiters: [@Sendable (Result<RefreshSummary, NewsstandError>) -> Void] = []
     }
 
-    private let contents = Mutex(Contents())
+    private let contents = Locked(Contents())
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -144,7 +143,7 @@ public final class Store: Sendable {
     /// Fetches the catalog and waits for the answer. For command-line use, not on a UI thread.
     public func refreshAndWait() -> Result<RefreshSummary, NewsstandError> {
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<RefreshSummary, NewsstandError>?>(nil)
+        let outcome = Locked<Result<RefreshSummary, NewsstandError>?>(nil)
         refresh { result in
             outcome.withLock { $0 = result }
             done.signal()

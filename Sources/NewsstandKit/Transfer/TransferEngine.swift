@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import Synchronization
 
 /// Runs HTTP(S) transfers on one libcurl multi handle, on a thread of its own.
 ///
@@ -24,7 +23,7 @@ public final class TransferEngine: Sendable {
         var running = false
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let multi: MultiHandle
 
     public init() {

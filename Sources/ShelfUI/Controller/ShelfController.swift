@@ -1,6 +1,5 @@
 import Foundation
 import NewsstandKit
-import Synchronization
 
 /// Runs the shelf: turns keys, mouse, store notifications and signals into store calls and
 /// redraws. Confined to the thread that calls ``run()``; never waits on the network.

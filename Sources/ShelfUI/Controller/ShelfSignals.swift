@@ -1,6 +1,5 @@
 import Foundation
 import NewsstandKit
-import Synchronization
 
 /// What changed since the shelf last looked: set from any thread by notification observers,
 /// read and cleared by the shelf's loop, which the ``Waker`` wakes up.
@@ -12,10 +11,10 @@ final class ShelfSignals: Sendable {
         var librarySizeStale = true
     }
 
-    private let changes = Mutex(Changes())
+    private let changes = Locked(Changes())
     let waker: Waker
     /// Bytes under the library, measured in the background.
-    let librarySize = Mutex<Int64>(0)
+    let librarySize = Locked<Int64>(0)
 
     init(waker: Waker) {
         self.waker = waker

@@ -1,6 +1,5 @@
 import Foundation
 import NewsstandKit
-import Synchronization
 
 /// Fetches and decodes covers in the background, a few at a time, and keeps them.
 ///
@@ -14,7 +13,7 @@ final class CoverLoader: Sendable {
         var running = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let store: Store
     private let onChange: @Sendable () -> Void
     private let maximumRunning = 6

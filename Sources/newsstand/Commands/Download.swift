@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import NewsstandKit
-import Synchronization
 
 extension Newsstand {
     /// Downloads issues, with progress bars on a terminal and one line per event otherwise.
@@ -54,7 +53,7 @@ extension Newsstand {
 private final class DownloadRun: Sendable {
     let store: Store
     let issues: [Issue]
-    private let events = Mutex<[(Issue, DownloadState)]>([])
+    private let events = Locked<[(Issue, DownloadState)]>([])
     private let wake = DispatchSemaphore(value: 0)
 
     init(store: Store, issues: [Issue]) {

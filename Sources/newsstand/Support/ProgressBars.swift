@@ -1,11 +1,10 @@
 import Foundation
 import NewsstandKit
-import Synchronization
 
 /// Progress bars on a terminal: one line per issue, redrawn in place.
 final class ProgressBars: Sendable {
     private let issues: [Issue]
-    private let drawnLines = Mutex(0)
+    private let drawnLines = Locked(0)
 
     init(issues: [Issue]) {
         self.issues = issues
