@@ -22,7 +22,6 @@ static inline mmask_t ncw_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REP
 static inline mmask_t ncw_button1_clicked(void) { return BUTTON1_CLICKED; }
 static inline mmask_t ncw_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED; }
 static inline mmask_t ncw_button1_pressed(void) { return BUTTON1_PRESSED; }
-static inline mmask_t ncw_button1_released(void) { return BUTTON1_RELEASED; }
 static inline mmask_t ncw_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t ncw_button5_pressed(void) { return BUTTON5_PRESSED; }
 

@@ -33,13 +33,19 @@ final class DiskTests: XCTestCase {
         XCTAssertTrue(store.loadCache(), "the catalog cache is unharmed")
     }
 
-    func testALinkPlantedForAnIssueFolderIsNotFollowed() throws {
+    /// A store whose catalog has one issue, "a", and that does not retry.
+    private func storeWithOneIssue() throws -> (StoreHarness, Store) {
         let harness = try StoreHarness()
         harness.policy.maximumAttempts = 1
         let (_, entry) = harness.serveIssue("a", size: 50_000)
         harness.serveCatalog([entry])
         let store = harness.makeStore()
         _ = try store.refreshAndWait().get()
+        return (harness, store)
+    }
+
+    func testALinkPlantedForAnIssueFolderIsNotFollowed() throws {
+        let (harness, store) = try storeWithOneIssue()
         let outside = harness.folder.path + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: store.library.root, withIntermediateDirectories: true)
@@ -53,12 +59,7 @@ final class DiskTests: XCTestCase {
     }
 
     func testALinkPlantedAsThePartFileIsNotFollowed() throws {
-        let harness = try StoreHarness()
-        harness.policy.maximumAttempts = 1
-        let (_, entry) = harness.serveIssue("a", size: 50_000)
-        harness.serveCatalog([entry])
-        let store = harness.makeStore()
-        _ = try store.refreshAndWait().get()
+        let (harness, store) = try storeWithOneIssue()
         let victim = harness.folder.path + "/victim.txt"
         try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
         try store.library.prepareFolder(for: "a")

@@ -18,6 +18,14 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.of("🙂"), 2)
     }
 
+    func testDaysAreFormattedInUTC() {
+        XCTAssertEqual(Formatting.day(Date(timeIntervalSince1970: 1_767_225_600)), "2026-01-01")
+        XCTAssertEqual(Formatting.day(Date(timeIntervalSince1970: 1_767_225_599.5)), "2025-12-31")
+        XCTAssertEqual(Formatting.day(Date(timeIntervalSince1970: -86_400 * 365 - 0.5)), "1968-12-31")
+        XCTAssertEqual(Formatting.day(Date(timeIntervalSince1970: 951_782_400)), "2000-02-29")
+        XCTAssertEqual(Formatting.day(nil), "")
+    }
+
     func testTruncateNeverSplitsAWideCharacterOrExceedsTheWidth() {
         let cut = DisplayWidth.truncate("夏夏夏夏", to: 5)
         XCTAssertEqual(cut, "夏夏…")

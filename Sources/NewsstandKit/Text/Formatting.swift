@@ -22,13 +22,13 @@ public enum Formatting {
         return String(format: "%d:%02d", total / 60, total % 60)
     }
 
-    /// `2026-01-05` in UTC, or an empty string.
+    /// `2026-01-05` in UTC, or an empty string. Called for every row and every card on screen,
+    /// so it formats the fields itself instead of building a DateFormatter each time.
     public static func day(_ date: Date?) -> String {
         guard let date else { return "" }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        guard gmtime_r(&seconds, &fields) != nil else { return "" }
+        return String(format: "%04d-%02d-%02d", Int(fields.tm_year) + 1900, Int(fields.tm_mon) + 1, Int(fields.tm_mday))
     }
 }

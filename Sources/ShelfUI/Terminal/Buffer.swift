@@ -59,15 +59,6 @@ public struct Buffer: Equatable, Sendable {
         return column - x
     }
 
-    /// Sets the style of every cell in a rectangle, keeping their text.
-    public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
-        let clipped = rect.intersection(area)
-        guard !clipped.isEmpty else { return }
-        for y in clipped.y..<clipped.maxY {
-            for x in clipped.x..<clipped.maxX { change(&cells[y * width + x].style) }
-        }
-    }
-
     /// Draws a box with line characters.
     public mutating func box(_ rect: Rect, style: Style = .plain, heavy: Bool = false) {
         guard rect.width >= 2, rect.height >= 2 else { return }

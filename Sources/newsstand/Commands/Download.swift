@@ -118,7 +118,7 @@ private final class DownloadRun: Sendable {
         case .downloading(let progress):
             Output.line(progress.received > 0 ? "\(issue.id): resuming at \(progress.received) bytes" : "\(issue.id): downloading")
         case .retrying(let error, let attempt, let delay):
-            Output.line("\(issue.id): attempt \(attempt) failed (\(TextSanitizer.inert(error.message))); retrying in \(Output.duration(delay))")
+            Output.line("\(issue.id): attempt \(attempt) failed (\(TextSanitizer.inert(error.message))); retrying in \(Formatting.duration(delay))")
         case .verifying: Output.line("\(issue.id): verifying")
         case .downloaded(let path): Output.line("\(issue.id): downloaded: \(path)")
         case .failed(let error): Output.line("\(issue.id): failed: \(TextSanitizer.inert(error.message))")

@@ -55,7 +55,7 @@ extension Newsstand {
                 let entry = issue.entry
                 var title = TextSanitizer.inert(entry.title)
                 if let titleWidth { title = DisplayWidth.truncate(title, to: titleWidth) }
-                let row = [DisplayWidth.pad(issue.id, to: idWidth), DisplayWidth.pad(Output.date(entry.releaseDate), to: 10),
+                let row = [DisplayWidth.pad(issue.id, to: idWidth), DisplayWidth.pad(Formatting.day(entry.releaseDate), to: 10),
                            entry.isFree ? "yes " : "no  ", DisplayWidth.pad(stateText(issue.state), to: stateWidth), title]
                 Output.line(row.joined(separator: "  "))
             }

@@ -34,8 +34,4 @@ enum Output {
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80
     }
-
-    static func bytes(_ count: Int64) -> String { Formatting.bytes(count) }
-    static func duration(_ seconds: Double) -> String { Formatting.duration(seconds) }
-    static func date(_ date: Date?) -> String { Formatting.day(date) }
 }

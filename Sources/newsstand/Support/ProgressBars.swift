@@ -26,9 +26,9 @@ final class ProgressBars: Sendable {
         let status: String
         switch issue.state {
         case .remote: status = "not downloaded"
-        case .partial(let received, _): status = "stopped at \(Output.bytes(received))"
+        case .partial(let received, _): status = "stopped at \(Formatting.bytes(received))"
         case .queued: status = "queued"
-        case .retrying(let error, _, let delay): status = "retrying in \(Output.duration(delay)): \(TextSanitizer.inert(error.message))"
+        case .retrying(let error, _, let delay): status = "retrying in \(Formatting.duration(delay)): \(TextSanitizer.inert(error.message))"
         case .verifying: status = "verifying…"
         case .downloaded: status = "done"
         case .failed(let error): status = "failed: \(TextSanitizer.inert(error.message))"
@@ -39,12 +39,12 @@ final class ProgressBars: Sendable {
                 let filled = Int(fraction * Double(barWidth))
                 parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled) + "]")
                 parts.append(String(format: "%3d%%", Int(fraction * 100)))
-                parts.append("\(Output.bytes(progress.received))/\(Output.bytes(progress.total ?? 0))")
+                parts.append("\(Formatting.bytes(progress.received))/\(Formatting.bytes(progress.total ?? 0))")
             } else {
-                parts.append(Output.bytes(progress.received))
+                parts.append(Formatting.bytes(progress.received))
             }
-            parts.append("\(Output.bytes(Int64(progress.bytesPerSecond)))/s")
-            if let eta = progress.secondsRemaining { parts.append("ETA \(Output.duration(eta))") }
+            parts.append("\(Formatting.bytes(Int64(progress.bytesPerSecond)))/s")
+            if let eta = progress.secondsRemaining { parts.append("ETA \(Formatting.duration(eta))") }
             status = parts.joined(separator: "  ")
         }
         let titleWidth = max(10, min(30, width - DisplayWidth.of(status) - 3))
