@@ -58,6 +58,51 @@ final class KillStressTests: XCTestCase {
     }
 }
 
+extension KillStressTests {
+    func testKillsWhileTheCatalogCacheIsWrittenKeepTheOldCache() throws {
+        let folder = TemporaryDirectory()
+        let server = try TestServer()
+        defer { server.stop() }
+        let runner = CommandRunner(folder: folder)
+        var generator = SplitMix(seed: UInt64(Date().timeIntervalSince1970))
+        print("cache kill seed \(generator.seed)")
+        let catalog = server.url("/catalog.plist").absoluteString
+
+        let old = (0..<5).map { Fixtures.entry(id: "old\($0)", download: "issues/\($0).pdf") }
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog(old), contentType: "application/xml"))
+        XCTAssertEqual(try runner.run("refresh", "--catalog", catalog).status, 0)
+
+        // A catalog of about 4 MB at 4 MB/s, without validators so that every refresh fetches it.
+        let new = (0..<8_000).map { Fixtures.entry(id: "new\($0)", title: "Issue number \($0) of the new catalog", download: "issues/\($0).pdf") }
+        let body = Fixtures.catalog(new)
+        server.serve("/catalog.plist", .init(body: body, contentType: "application/xml", throttle: 4_000_000))
+        func cachedCount() throws -> Int {
+            let listing = try runner.run("list", "--json", "--offline", "--catalog", catalog)
+            XCTAssertEqual(listing.status, 0, listing.error)
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [String: Any])
+            return try XCTUnwrap(json["issues"] as? [Any]).count
+        }
+        var counts: [Int] = []
+        for _ in 0..<10 {
+            let before = server.bodyBytesSent(for: "/catalog.plist")
+            let (process, _, _) = try runner.start(["refresh", "--catalog", catalog])
+            // Half the kills during the transfer, half around the check and the rename that follow it.
+            let target = before + Int.random(in: 1...body.count * 2, using: &generator)
+            _ = server.wait(timeout: 20) { $0.bodyBytesSent(for: "/catalog.plist") >= min(target, before + body.count) }
+            if target > before + body.count { usleep(UInt32.random(in: 0...300_000, using: &generator)) }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let count = try cachedCount()
+            XCTAssertTrue(count == 5 || count == 8_000, "the cache is the old or the new catalog, never a mix: \(count)")
+            counts.append(count)
+        }
+        print("issues in the cache after each kill: \(counts)")
+        XCTAssertTrue(counts.contains(5), "some kills landed while the new catalog was being written")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/cache/newsstand/catalogs")
+        XCTAssertLessThanOrEqual(leftovers.count, 3, "at most the catalog, its info and one download in progress: \(leftovers)")
+    }
+}
+
 /// A small seeded generator, so that a failing run can be repeated.
 struct SplitMix: RandomNumberGenerator {
     let seed: UInt64

@@ -33,6 +33,35 @@ final class DiskTests: XCTestCase {
         XCTAssertTrue(store.loadCache(), "the catalog cache is unharmed")
     }
 
+    func testAFullDiskWhileWritingTheCatalogCacheKeepsTheOldCache() throws {
+        guard let disk = SmallDisk(bytes: 1 << 20) else { throw XCTSkip("tmpfs cannot be mounted here (needs root)") }
+        let harness = try StoreHarness()
+        let small = (0..<3).map { Fixtures.entry(id: "i\($0)", download: "issues/i\($0).pdf") }
+        harness.serveCatalog(small, etag: "\"small\"")
+        var configuration = Store.Configuration(catalogURL: harness.server.url("/catalog.plist"), directories: Directories(
+            data: harness.folder.path + "/data", cache: disk.path + "/cache", state: harness.folder.path + "/state"))
+        configuration.notificationCenter = harness.center
+        XCTAssertEqual(try Store(configuration: configuration).refreshAndWait().get().totalIssues, 3)
+
+        // About 2 MB of catalog: more than the disk holds.
+        let big = (0..<6_000).map {
+            Fixtures.entry(id: "issue-\($0)", title: "A title long enough to fill the disk \($0)", download: "issues/\($0).pdf")
+        }
+        harness.serveCatalog(big, etag: "\"big\"")
+        let store = Store(configuration: configuration)
+        XCTAssertTrue(store.loadCache())
+        guard case .failure(let error) = store.refreshAndWait() else { return XCTFail("a full disk must fail the refresh") }
+        XCTAssertEqual(error.code, .diskFull, error.message)
+        guard case .offline = store.status else { return XCTFail("status \(store.status)") }
+        XCTAssertEqual(store.numberOfIssues, 3, "the old catalog is still shown")
+
+        let again = Store(configuration: configuration)
+        XCTAssertTrue(again.loadCache(), "the old cache survives")
+        XCTAssertEqual(again.numberOfIssues, 3)
+        let left = try FileManager.default.contentsOfDirectory(atPath: disk.path + "/cache/catalogs")
+        XCTAssertEqual(left.filter { !$0.hasSuffix(".plist") && !$0.hasSuffix(".json") }, [], "no temporary file left behind")
+    }
+
     /// A store whose catalog has one issue, "a", and that does not retry.
     private func storeWithOneIssue() throws -> (StoreHarness, Store) {
         let harness = try StoreHarness()

@@ -226,6 +226,92 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(harness.server.requests(for: "/issues/paid.pdf").count, 1)
     }
 
+    func testTimeoutsAndServerErrorsAreRetriedButForbiddenIsNot() throws {
+        let harness = try StoreHarness()
+        let (data, free) = harness.serveIssue("a", size: 50_000)
+        var paid = harness.serveIssue("paid", size: 50_000).entry
+        paid["Free"] = false
+        let store = try loadedStore(harness, [free, paid])
+        harness.server.inject(.status(408), .status(500), .status(502), into: "/issues/a.pdf")
+        harness.server.inject(.status(403), into: "/issues/paid.pdf")
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let locked = try XCTUnwrap(store.issue(withID: "paid"))
+
+        store.download(issue)
+        store.download(locked)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 4, "408, 500 and 502 retried, then the file")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(locked).failure)
+        XCTAssertEqual(failure.code, .unauthorized)
+        XCTAssertTrue(failure.message.contains("not free"), "a paid issue is locked, not failed: \(failure.message)")
+        XCTAssertEqual(harness.server.requests(for: "/issues/paid.pdf").count, 1)
+    }
+
+    func testRetriesAreBoundedAndTheLastErrorIsExplained() throws {
+        let harness = try StoreHarness()
+        harness.policy.maximumAttempts = 3
+        let (_, entry) = harness.serveIssue("a", size: 50_000)
+        let store = try loadedStore(harness, [entry])
+        harness.server.inject(.status(503), .status(503), .status(503), .status(503), into: "/issues/a.pdf")
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+
+        store.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 3)
+        XCTAssertTrue(failure.message.contains("503"), failure.message)
+    }
+
+    func testServerSuggestedFileNamesAreIgnored() throws {
+        let harness = try StoreHarness()
+        let data = Fixtures.pdf(size: 80_000, seed: 4)
+        harness.server.serve("/issues/a.pdf", .init(body: data, etag: "\"v1\"", extraHeaders: [
+            "Content-Disposition: attachment; filename=\"../../../escaped.pdf\"; filename*=UTF-8''..%2F..%2Fescaped2.pdf",
+        ]))
+        let entry = Fixtures.entry(id: "a", download: "issues/a.pdf", size: data.count, sha256: Fixtures.sha256(data))
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+
+        store.download(issue)
+        XCTAssertEqual(harness.waitUntilFinished(issue), .downloaded(path: store.library.pdfPath(for: "a")))
+        XCTAssertTrue(harness.server.requests(for: "/issues/a.pdf").count == 1)
+        let names = try FileManager.default.contentsOfDirectory(atPath: store.library.folder(for: "a"))
+        XCTAssertEqual(names.filter { !$0.hasSuffix(".lock") }, ["a.pdf"])
+        let everything = FileManager.default.enumerator(atPath: harness.folder.path)?.allObjects as? [String] ?? []
+        XCTAssertFalse(everything.contains { $0.contains("escaped") }, "\(everything)")
+    }
+
+    func testManyDownloadsAndRefreshesKeepMemoryFlatAndACancelLeavesTheOthersRunning() throws {
+        let harness = try StoreHarness()
+        // One body served under eight names: 8 × 24 MiB through the client, one copy in the server.
+        let data = Fixtures.pdf(size: 24 << 20, seed: 3)
+        let digest = Fixtures.sha256(data)
+        var entries: [[String: Any]] = []
+        for number in 0..<8 {
+            harness.server.serve("/issues/m\(number).pdf", .init(body: data, etag: "\"m\"", throttle: number == 7 ? 2_000_000 : 40_000_000))
+            entries.append(Fixtures.entry(id: "m\(number)", download: "issues/m\(number).pdf", size: data.count, sha256: digest))
+        }
+        harness.policy.maximumConcurrentDownloads = 8
+        let store = try loadedStore(harness, entries)
+        let issues = (0..<8).compactMap { store.issue(withID: "m\($0)") }
+        XCTAssertEqual(issues.count, 8)
+        let baseline = ResidentMemory.resetPeak()
+
+        issues.forEach { store.download($0) }
+        harness.wait(for: issues[7]) { if case .downloading(let progress) = $0 { progress.received > 1 << 20 } else { false } }
+        store.cancelDownload(issues[7])
+        for _ in 0..<3 {
+            XCTAssertNoThrow(try store.refreshAndWait().get())
+        }
+        for issue in issues.dropLast() {
+            XCTAssertTrue(harness.waitUntilFinished(issue, timeout: 60).isDownloaded, "\(issue.id): \(issue.state)")
+        }
+        guard case .partial = issues[7].state else { return XCTFail("the cancelled one: \(issues[7].state)") }
+        let growth = ResidentMemory.peak - baseline
+        print("peak resident memory grew by \(growth >> 20) MiB while 7 × 24 MiB were downloaded")
+        XCTAssertLessThan(growth, 48 << 20, "downloads must stream to disk, not through memory")
+    }
+
     func testAStalledServerTimesOutAndKeepsThePart() throws {
         let harness = try StoreHarness()
         harness.policy.stallTimeout = 1

@@ -16,14 +16,17 @@ public final class TestServer: Sendable {
         public var lastModified: String?
         /// Bytes per second, or nil for full speed.
         public var throttle: Int?
+        /// More header lines for every answer with a body, such as `Content-Disposition: …`.
+        public var extraHeaders: [String]
 
         public init(body: Data, contentType: String = "application/pdf", etag: String? = nil,
-                    lastModified: String? = nil, throttle: Int? = nil) {
+                    lastModified: String? = nil, throttle: Int? = nil, extraHeaders: [String] = []) {
             self.body = body
             self.contentType = contentType
             self.etag = etag
             self.lastModified = lastModified
             self.throttle = throttle
+            self.extraHeaders = extraHeaders
         }
     }
 
@@ -286,8 +289,8 @@ public final class TestServer: Sendable {
         if partial, case .wrongRange(let wrongStart)? = fault {
             start = min(wrongStart, size - 1)
         }
-        let body = resource.body.subdata(in: start..<size)
-        var headers = validators + ["Content-Type: \(resource.contentType)", "Accept-Ranges: bytes"]
+        let body = start == 0 ? resource.body : resource.body.subdata(in: start..<size)
+        var headers = validators + ["Content-Type: \(resource.contentType)", "Accept-Ranges: bytes"] + resource.extraHeaders
         switch fault {
         case .noContentLength?, .extraBytes?:
             break

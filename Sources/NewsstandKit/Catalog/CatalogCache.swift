@@ -44,6 +44,8 @@ public struct CatalogCache: Sendable {
 
     /// Moves a freshly downloaded and checked catalog into place.
     func installDownload(info: Info) throws(NewsstandError) {
+        // On the disk before the rename, or a power cut could leave an empty catalog in place of the old one.
+        try FileOps.sync(downloadPath)
         if rename(downloadPath, catalogPath) != 0 { throw FileOps.error(errno, "save", catalogPath) }
         try writeInfo(info)
     }
