@@ -39,7 +39,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ShelfUITests", dependencies: ["ShelfUI", "NewsstandKit"], exclude: ["Snapshots"]),
+        .testTarget(name: "ShelfUITests", dependencies: ["ShelfUI", "NewsstandKit", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NewsstandKit", "TestSupport"]),
     ]
 )

@@ -19,6 +19,8 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let unknownIssue = Code("unknownIssue")
         /// The network failed; trying again later may work.
         public static let network = Code("network")
+        /// The server's certificate could not be verified.
+        public static let insecure = Code("insecure")
         /// The server stopped sending data.
         public static let timedOut = Code("timedOut")
         /// The server wants credentials, or refuses them.

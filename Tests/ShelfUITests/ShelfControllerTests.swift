@@ -1,13 +1,22 @@
 import Foundation
 import NewsstandKit
 import ShelfUI
+import TestSupport
 import XCTest
 
 /// A terminal double: plays a script of events, each once the screen shows what it waits for.
 final class ScriptedTerminal: Terminal {
     struct Step {
         var waitFor: String?
+        /// Waits until the screen satisfies this, as well as showing `waitFor`.
+        var until: (@Sendable (String) -> Bool)?
         var event: InputEvent
+
+        init(waitFor: String? = nil, until: (@Sendable (String) -> Bool)? = nil, event: InputEvent) {
+            self.waitFor = waitFor
+            self.until = until
+            self.event = event
+        }
     }
 
     var width: Int
@@ -15,6 +24,8 @@ final class ScriptedTerminal: Terminal {
     let colorSupport = ColorSupport.none
     private var steps: [Step]
     private(set) var frames: [Buffer] = []
+    /// When each frame was drawn, in nanoseconds of uptime.
+    private(set) var frameTimes: [UInt64] = []
     private let deadline = Date().addingTimeInterval(20)
     /// How many frames there were when the last scripted event was handed out.
     private var framesAtLastEvent = Int.max
@@ -27,7 +38,10 @@ final class ScriptedTerminal: Terminal {
 
     var screen: String { frames.last?.lines().joined(separator: "\n") ?? "" }
 
-    func draw(_ buffer: Buffer) { frames.append(buffer) }
+    func draw(_ buffer: Buffer) {
+        frames.append(buffer)
+        frameTimes.append(DispatchTime.now().uptimeNanoseconds)
+    }
 
     func nextEvent(timeout: Double?, wakeDescriptor: Int32) -> InputEvent? {
         guard let step = steps.first else {
@@ -37,7 +51,8 @@ final class ScriptedTerminal: Terminal {
             _ = poll(&descriptor, 1, Int32(min(timeout ?? 0.2, 0.2) * 1000))
             return nil
         }
-        if let text = step.waitFor, !screen.contains(text), Date() < deadline {
+        let shown = step.waitFor.map(screen.contains) ?? true
+        if !(shown && step.until?(screen) != false), Date() < deadline {
             // Not there yet: wait for the controller to be woken (a notification) or a frame to be due.
             var descriptor = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, Int32(min(timeout ?? 0.2, 0.2) * 1000))
@@ -140,5 +155,47 @@ final class ShelfControllerTests: XCTestCase {
         XCTAssertEqual(store.issue(withID: "n03")?.pdfPath, store.library.pdfPath(for: "n03"))
         XCTAssertTrue(terminal.screen.contains("sort: title"), terminal.screen)
         XCTAssertEqual(terminal.frames.last?.width, 100)
+    }
+
+    func testManyDownloadsRedrawAtMostTwentyTimesASecondAndACancelLeavesTheOthers() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = TemporaryDirectory()
+        var entries: [[String: Any]] = []
+        for number in 1...4 {
+            let data = Fixtures.pdf(size: 1_500_000, seed: UInt8(number))
+            // Progress arrives many times a second from each of the four.
+            server.serve("/issues/\(number).pdf", .init(body: data, etag: "\"\(number)\"", throttle: 1_000_000))
+            entries.append(Fixtures.entry(id: "n\(number)", title: "Number \(number)", download: "issues/\(number).pdf",
+                                          date: Date(timeIntervalSince1970: 1_700_000_000 + Double(number) * 86_400),
+                                          size: data.count, sha256: Fixtures.sha256(data)))
+        }
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog(entries), contentType: "application/xml", etag: "\"c\""))
+        var configuration = Store.Configuration(catalogURL: server.url("/catalog.plist"),
+                                                directories: Directories.fromEnvironment(folder.environment))
+        configuration.notificationCenter = NotificationCenter()
+        configuration.policy.maximumConcurrentDownloads = 4
+        let store = Store(configuration: configuration)
+
+        // Newest first: Number 4, 3, 2, 1 in one row. Download all four, cancel Number 1.
+        let d = InputEvent.key(.character("d")), right = InputEvent.key(.character("l"))
+        let terminal = ScriptedTerminal(width: 100, height: 30, steps: [
+            .init(waitFor: "Number 1", event: d), .init(event: right), .init(event: d), .init(event: right), .init(event: d),
+            .init(event: right), .init(event: d),
+            .init(until: { $0.contains("%") }, event: .key(.character("x"))),
+            .init(until: { $0.components(separatedBy: "READ").count - 1 == 3 }, event: .key(.character("q"))),
+        ])
+        _ = ShelfController(store: store, terminal: terminal).run()
+
+        for id in ["n2", "n3", "n4"] {
+            XCTAssertEqual(store.issue(withID: id)?.pdfPath, store.library.pdfPath(for: id), id)
+        }
+        guard case .partial? = store.issue(withID: "n1")?.state else {
+            return XCTFail("the cancelled issue keeps its part: \(String(describing: store.issue(withID: "n1")?.state))")
+        }
+        let gaps = zip(terminal.frameTimes.dropFirst(), terminal.frameTimes).map { Double($0 - $1) / 1e6 }
+        print("\(terminal.frames.count) frames; shortest gap \(gaps.min() ?? 0) ms")
+        XCTAssertGreaterThan(terminal.frames.count, 10, "progress is drawn while it changes")
+        XCTAssertGreaterThanOrEqual(gaps.min() ?? 0, 40, "never more than 20 frames a second")
     }
 }

@@ -25,10 +25,15 @@ public final class TransferEngine: Sendable {
 
     private let queue = Locked(Queue())
     private let multi: MultiHandle
+    /// A PEM file of certificate authorities trusted instead of the system's, or nil for the system's.
+    public let certificateAuthorities: String?
 
-    public init() {
+    /// An engine; `certificateAuthorities` names a PEM file to trust instead of the system's
+    /// (a publisher's private authority). Certificates are verified either way.
+    public init(certificateAuthorities: String? = nil) {
         _ = Self.globalInit
         multi = MultiHandle()
+        self.certificateAuthorities = certificateAuthorities
     }
 
     private static let globalInit: Void = {
@@ -76,7 +81,8 @@ public final class TransferEngine: Sendable {
                 return (queue.pending, queue.cancelled)
             }
             for pending in incoming {
-                let transfer = EasyTransfer(id: pending.id, request: pending.request, handlers: pending.handlers)
+                let transfer = EasyTransfer(id: pending.id, request: pending.request, handlers: pending.handlers,
+                                            certificateAuthorities: certificateAuthorities)
                 if cancelled.contains(pending.id) {
                     transfer.finish(with: NewsstandError(.cancelled, "Cancelled."))
                     continue
@@ -148,6 +154,7 @@ private final class EasyTransfer {
     let handle: UnsafeMutableRawPointer
     private let request: TransferRequest
     private let handlers: TransferHandlers
+    private let certificateAuthorities: String?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
@@ -171,10 +178,11 @@ private final class EasyTransfer {
     private var buffered = 0
     private var lastFlush = DispatchTime.now().uptimeNanoseconds
 
-    init(id: Int, request: TransferRequest, handlers: TransferHandlers) {
+    init(id: Int, request: TransferRequest, handlers: TransferHandlers, certificateAuthorities: String?) {
         self.id = id
         self.request = request
         self.handlers = handlers
+        self.certificateAuthorities = certificateAuthorities
         self.handle = curl_easy_init()
         errorBuffer[0] = 0
     }
@@ -215,6 +223,8 @@ private final class EasyTransfer {
         ccurl_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
         ccurl_easy_setopt_string(handle, CURLOPT_USERAGENT, "newsstand/1.0")
         ccurl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        // Verification (CURLOPT_SSL_VERIFYPEER / VERIFYHOST) is libcurl's default and is never turned off.
+        if let certificateAuthorities { ccurl_easy_setopt_string(handle, CURLOPT_CAINFO, certificateAuthorities) }
         if let maximum = request.maximumBytes {
             ccurl_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximum))
         }
@@ -436,7 +446,7 @@ private final class EasyTransfer {
         case CURLE_TOO_MANY_REDIRECTS:
             return NewsstandError(.network, "The server redirected too many times.")
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
-            return NewsstandError(.network, "The secure connection failed (\(detailText)); the server's certificate could not be verified.")
+            return NewsstandError(.insecure, "The secure connection failed (\(detailText)): the server's certificate could not be verified, so nothing was fetched.")
         case CURLE_FILE_COULDNT_READ_FILE:
             return NewsstandError(.notFound, "The file \(TextSanitizer.inert(request.url.path)) does not exist.")
         case CURLE_FILESIZE_EXCEEDED:

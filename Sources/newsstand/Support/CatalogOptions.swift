@@ -19,11 +19,19 @@ struct CatalogOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds before the second attempt; later waits double.")
     var retryDelay: Double = 1
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Trust the certificate authorities in this PEM file instead of the system's.",
+        discussion: "For a publisher with a private authority. Certificates are always verified.", valueName: "pem-file"))
+    var caFile: String?
+
     func validate() throws {
         guard jobs >= 1, jobs <= 64 else { throw ValidationError("--jobs must be between 1 and 64.") }
         guard stallTimeout >= 1 else { throw ValidationError("--stall-timeout must be at least 1 second.") }
         guard attempts >= 1 else { throw ValidationError("--attempts must be at least 1.") }
         guard retryDelay >= 0 else { throw ValidationError("--retry-delay cannot be negative.") }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("--ca-file \(TextSanitizer.inert(caFile)) is not a readable file.")
+        }
     }
 
     /// The catalog URL chosen by the option, the environment or the bundled demo.
@@ -58,6 +66,10 @@ struct CatalogOptions: ParsableArguments {
         configuration.policy.stallTimeout = stallTimeout
         configuration.policy.maximumAttempts = attempts
         configuration.policy.baseRetryDelay = retryDelay
+        if let caFile {
+            let path = caFile.hasPrefix("/") ? caFile : FileManager.default.currentDirectoryPath + "/" + caFile
+            configuration.engine = TransferEngine(certificateAuthorities: path)
+        }
         return Store(configuration: configuration)
     }
 }

@@ -23,7 +23,7 @@ struct CommandFailure: Error {
         switch code {
         case .catalogUnavailable, .invalidCatalog: return 2
         case .unknownIssue, .notDownloaded: return 3
-        case .network, .timedOut, .httpStatus: return 4
+        case .network, .timedOut, .httpStatus, .insecure: return 4
         default: return 1
         }
     }
