@@ -24,6 +24,8 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(Formatting.day(Date(timeIntervalSince1970: -86_400 * 365 - 0.5)), "1968-12-31")
         XCTAssertEqual(Formatting.day(Date(timeIntervalSince1970: 951_782_400)), "2000-02-29")
         XCTAssertEqual(Formatting.day(nil), "")
+        XCTAssertEqual(Formatting.timestamp(Date(timeIntervalSince1970: 1_767_256_205)), "2026-01-01T08:30:05Z")
+        XCTAssertEqual(Formatting.timestamp(Date(timeIntervalSince1970: -1)), "1969-12-31T23:59:59Z")
     }
 
     func testTruncateNeverSplitsAWideCharacterOrExceedsTheWidth() {

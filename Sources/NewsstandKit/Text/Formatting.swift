@@ -23,12 +23,45 @@ public enum Formatting {
     }
 
     /// `2026-01-05` in UTC, or an empty string. Called for every row and every card on screen,
-    /// so it formats the fields itself instead of building a DateFormatter each time.
+    /// so it formats the fields itself instead of going through a formatter.
     public static func day(_ date: Date?) -> String {
-        guard let date else { return "" }
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        guard let date, let fields = utcFields(date) else { return "" }
+        var text = ""
+        text.reserveCapacity(10)
+        appendDigits(&text, Int(fields.tm_year) + 1900, count: 4)
+        text.append("-")
+        appendDigits(&text, Int(fields.tm_mon) + 1, count: 2)
+        text.append("-")
+        appendDigits(&text, Int(fields.tm_mday), count: 2)
+        return text
+    }
+
+    /// `2026-01-05T08:30:00Z`, as JSON readers expect dates.
+    public static func timestamp(_ date: Date) -> String {
+        guard let fields = utcFields(date) else { return "" }
+        var text = day(date)
+        text.append("T")
+        appendDigits(&text, Int(fields.tm_hour), count: 2)
+        text.append(":")
+        appendDigits(&text, Int(fields.tm_min), count: 2)
+        text.append(":")
+        appendDigits(&text, Int(fields.tm_sec), count: 2)
+        text.append("Z")
+        return text
+    }
+
+    private static func utcFields(_ date: Date) -> tm? {
+        let interval = date.timeIntervalSince1970.rounded(.down)
+        guard interval.isFinite, abs(interval) < 1e15 else { return nil }
+        var seconds = time_t(interval)
         var fields = tm()
-        guard gmtime_r(&seconds, &fields) != nil else { return "" }
-        return String(format: "%04d-%02d-%02d", Int(fields.tm_year) + 1900, Int(fields.tm_mon) + 1, Int(fields.tm_mday))
+        return gmtime_r(&seconds, &fields) != nil ? fields : nil
+    }
+
+    private static func appendDigits(_ text: inout String, _ value: Int, count: Int) {
+        if value < 0 { text.append("-") }
+        let digits = String(abs(value))
+        if digits.count < count { text.append(String(repeating: "0", count: count - digits.count)) }
+        text.append(digits)
     }
 }

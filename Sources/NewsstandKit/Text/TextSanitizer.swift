@@ -4,6 +4,8 @@ public enum TextSanitizer {
     /// line break replaced, so that printing it cannot move the cursor, change colours or
     /// reorder what follows. Tabs and line breaks become spaces.
     public static func inert(_ text: String) -> String {
+        // Most titles are printable ASCII and come back as they are.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var scalars = String.UnicodeScalarView()
         scalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

@@ -31,7 +31,7 @@ extension Newsstand {
                     }
                 }
                 if json {
-                    try printJSON(store)
+                    printJSON(store)
                 } else {
                     printTable(store)
                 }
@@ -71,60 +71,56 @@ extension Newsstand {
             }
         }
 
-        private struct Listing: Encodable {
-            struct CatalogInfo: Encodable {
-                var url: String
-                var title: String?
-                var source: String
-                var fetchedAt: Date?
-            }
-            struct IssueInfo: Encodable {
-                var id: String
-                var title: String
-                var releaseDate: Date?
-                var free: Bool
-                var state: String
-                var path: String?
-                var size: Int64?
-                var partialBytes: Int64?
-            }
-            var catalog: CatalogInfo
-            var issues: [IssueInfo]
-        }
-
-        private func printJSON(_ store: Store) throws {
+        private func printJSON(_ store: Store) {
             let source: String
             switch store.catalogSource {
-            case .network?, .file?: source = store.catalogSource == .file ? "file" : "network"
+            case .network?: source = "network"
+            case .file?: source = "file"
             default: source = "cache"
             }
-            let issues = store.issues.map { issue -> Listing.IssueInfo in
+            let issues = store.issues
+            var json = JSONWriter(capacity: 160 * issues.count + 512)
+            json.beginObject()
+            json.key("catalog")
+            json.beginObject()
+            json.field("fetchedAt", store.catalogFetchedAt.map(Formatting.timestamp))
+            json.field("source", source)
+            json.field("title", store.catalogTitle.map(TextSanitizer.inert))
+            json.field("url", store.configuration.catalogURL.absoluteString)
+            json.endObject()
+            json.key("issues")
+            json.beginArray()
+            for issue in issues {
                 let entry = issue.entry
-                var info = Listing.IssueInfo(
-                    id: issue.id, title: TextSanitizer.inert(entry.title), releaseDate: entry.releaseDate,
-                    free: entry.isFree, state: "remote", path: nil, size: entry.size)
+                var state = "remote", path: String?, partialBytes: Int64?
                 switch issue.state {
-                case .downloaded(let path):
-                    info.state = "downloaded"
-                    info.path = path
+                case .downloaded(let installed):
+                    state = "downloaded"
+                    path = installed
                 case .partial(let received, _):
-                    info.state = "partial"
-                    info.partialBytes = received
+                    state = "partial"
+                    partialBytes = received
                 default:
                     break
                 }
-                return info
+                json.beginObject()
+                json.key("free")
+                json.boolean(entry.isFree)
+                json.field("id", issue.id)
+                json.field("partialBytes", partialBytes)
+                json.field("path", path)
+                if let releaseDate = entry.releaseDate {
+                    json.key("releaseDate")
+                    json.timestamp(releaseDate)
+                }
+                json.field("size", entry.size)
+                json.field("state", state)
+                json.field("title", TextSanitizer.inert(entry.title))
+                json.endObject()
             }
-            let listing = Listing(
-                catalog: .init(
-                    url: store.configuration.catalogURL.absoluteString, title: store.catalogTitle.map(TextSanitizer.inert),
-                    source: source, fetchedAt: store.catalogFetchedAt),
-                issues: issues)
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-            let data = try encoder.encode(listing)
-            Output.line(String(decoding: data, as: UTF8.self))
+            json.endArray()
+            json.endObject()
+            Output.write(bytes: json.bytes + [0x0A], to: STDOUT_FILENO)
         }
     }
 }

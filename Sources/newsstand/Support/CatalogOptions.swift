@@ -59,6 +59,11 @@ struct CatalogOptions: ParsableArguments {
         return URL(fileURLWithPath: path).standardizedFileURL
     }
 
+    /// Every store made, kept until the process exits: freeing 100,000 issues one by one after
+    /// the output is written took a tenth of `list`'s time, and the kernel frees them at once.
+    /// Written only on the main thread, before any other thread exists.
+    nonisolated(unsafe) private static var storesKeptUntilExit: [Store] = []
+
     /// A store for the chosen catalog.
     func makeStore() throws -> Store {
         var configuration = Store.Configuration(catalogURL: try catalogURL())
@@ -70,7 +75,9 @@ struct CatalogOptions: ParsableArguments {
             let path = caFile.hasPrefix("/") ? caFile : FileManager.default.currentDirectoryPath + "/" + caFile
             configuration.engine = TransferEngine(certificateAuthorities: path)
         }
-        return Store(configuration: configuration)
+        let store = Store(configuration: configuration)
+        Self.storesKeptUntilExit.append(store)
+        return store
     }
 }
 

@@ -12,7 +12,11 @@ enum Output {
     }
 
     static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
+        write(bytes: Array(text.utf8), to: descriptor)
+    }
+
+    static func write(bytes: [UInt8], to descriptor: Int32) {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }

@@ -1,0 +1,414 @@
+import Foundation
+
+/// Reads an XML property list (Apple's `PropertyList-1.0` DTD) straight from its bytes.
+///
+/// Refuses entity declarations, nesting deeper than the limit, unknown elements and entities,
+/// and anything after the root value; the message names the line.
+struct XMLPropertyListParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private let maximumDepth: Int
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    static func parse(_ data: Data, maximumDepth: Int) throws(PropertyListError) -> PropertyListValue {
+        let result = data.withUnsafeBytes { raw -> Result<PropertyListValue, PropertyListError> in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var parser = XMLPropertyListParser(bytes: bytes, maximumDepth: maximumDepth)
+            return Result { () throws(PropertyListError) in try parser.document() }
+        }
+        return try result.get()
+    }
+
+    static let entityReason = "it declares XML entities, which are not allowed"
+
+    private enum Tag {
+        case plist, dict, key, array, string, integer, real, date, data, `true`, `false`
+    }
+
+    // MARK: Structure
+
+    private mutating func document() throws(PropertyListError) -> PropertyListValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        try skipMisc()
+        let (tag, empty) = try openTag()
+        let value: PropertyListValue
+        if tag == .plist {
+            guard !empty else { throw failure("the <plist> element is empty") }
+            try skipMisc()
+            let (inner, innerEmpty) = try openTag()
+            value = try self.value(inner, empty: innerEmpty, depth: 0)
+            try skipMisc()
+            try closeTag(.plist)
+        } else {
+            value = try self.value(tag, empty: empty, depth: 0)
+        }
+        try skipMisc()
+        guard index == bytes.count else { throw failure("there is more after the end of the property list") }
+        return value
+    }
+
+    private mutating func value(_ tag: Tag, empty: Bool, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        switch tag {
+        case .dict:
+            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            var dictionary = PropertyListDictionary()
+            if empty { return .dictionary(dictionary) }
+            while true {
+                try skipMisc()
+                if atClosingTag {
+                    try closeTag(.dict)
+                    return .dictionary(dictionary)
+                }
+                let (keyTag, keyEmpty) = try openTag()
+                guard keyTag == .key else { throw failure("a dictionary holds something other than <key> where a key belongs") }
+                let key = keyEmpty ? "" : try text(closing: .key)
+                try skipMisc()
+                let (valueTag, valueEmpty) = try openTag()
+                dictionary.append(key, try value(valueTag, empty: valueEmpty, depth: depth + 1))
+            }
+        case .array:
+            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            var array: [PropertyListValue] = []
+            if empty { return .array(array) }
+            while true {
+                try skipMisc()
+                if atClosingTag {
+                    try closeTag(.array)
+                    return .array(array)
+                }
+                let (itemTag, itemEmpty) = try openTag()
+                array.append(try value(itemTag, empty: itemEmpty, depth: depth + 1))
+            }
+        case .string:
+            return .string(empty ? "" : try text(closing: .string))
+        case .integer:
+            let (integer, text) = try scalar(tag, empty: empty, Self.integer)
+            guard let integer else { throw failure("<integer> holds \(Self.shown(text))") }
+            return .integer(integer)
+        case .real:
+            let (real, text) = try scalar(tag, empty: empty) { Double(String(decoding: $0, as: UTF8.self)) }
+            guard let real else { throw failure("<real> holds \(Self.shown(text))") }
+            return .real(real)
+        case .date:
+            let (date, text) = try scalar(tag, empty: empty, PropertyListDate.parse)
+            guard let date else { throw failure("<date> holds \(Self.shown(text))") }
+            return .date(date)
+        case .data:
+            let text = empty ? "" : try text(closing: .data)
+            guard let data = Data(base64Encoded: text.filter { !$0.isWhitespace }) else {
+                throw failure("<data> is not base64")
+            }
+            return .data(data)
+        case .true, .false:
+            if !empty {
+                try skipWhitespace()
+                try closeTag(tag)
+            }
+            return .boolean(tag == .true)
+        case .key:
+            throw failure("a <key> outside a dictionary")
+        case .plist:
+            throw failure("a <plist> inside the property list")
+        }
+    }
+
+    // MARK: Tags
+
+    private var atClosingTag: Bool {
+        index + 1 < bytes.count && bytes[index] == UInt8(ascii: "<") && bytes[index + 1] == UInt8(ascii: "/")
+    }
+
+    /// Reads `<name attributes…>` or `<name …/>`.
+    private mutating func openTag() throws(PropertyListError) -> (Tag, empty: Bool) {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "<") else {
+            throw failure(index < bytes.count ? "expected an element" : "the property list ends too early")
+        }
+        if atClosingTag { throw failure("a value is missing before </…>") }
+        index += 1
+        let start = index
+        while index < bytes.count, Self.isNameByte(bytes[index]) { index += 1 }
+        guard let tag = tag(from: start, to: index) else {
+            throw failure("unknown element <\(Self.shown(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)))>")
+        }
+        // Attributes (only <plist version="1.0"> has any) are skipped.
+        var quote: UInt8 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                let empty = index >= 2 && bytes[index - 2] == UInt8(ascii: "/")
+                return (tag, empty)
+            }
+        }
+        throw failure("the property list ends inside a tag")
+    }
+
+    /// Reads `</name>`.
+    private mutating func closeTag(_ tag: Tag) throws(PropertyListError) {
+        guard atClosingTag else { throw failure("expected </\(tag)>") }
+        index += 2
+        let start = index
+        while index < bytes.count, Self.isNameByte(bytes[index]) { index += 1 }
+        guard self.tag(from: start, to: index) == tag else { throw failure("expected </\(tag)>") }
+        while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { throw failure("expected </\(tag)>") }
+        index += 1
+    }
+
+    private func tag(from start: Int, to end: Int) -> Tag? {
+        func matches(_ name: StaticString) -> Bool {
+            guard name.utf8CodeUnitCount == end - start else { return false }
+            let pointer = name.utf8Start
+            for offset in 0..<(end - start) where pointer[offset] != bytes[start + offset] { return false }
+            return true
+        }
+        switch end - start {
+        case 3: return matches("key") ? .key : nil
+        case 4:
+            if matches("dict") { return .dict }
+            if matches("real") { return .real }
+            if matches("date") { return .date }
+            if matches("data") { return .data }
+            if matches("true") { return .true }
+            return nil
+        case 5:
+            if matches("array") { return .array }
+            if matches("plist") { return .plist }
+            if matches("false") { return .false }
+            return nil
+        case 6: return matches("string") ? .string : nil
+        case 7: return matches("integer") ? .integer : nil
+        default: return nil
+        }
+    }
+
+    // MARK: Text
+
+    /// Reads a number or date element: `read` sees its text without surrounding white space,
+    /// straight from the file when it has no entities. Also returns the text, for a message.
+    private mutating func scalar<T>(
+        _ tag: Tag, empty: Bool, _ read: (UnsafeBufferPointer<UInt8>) -> T?
+    ) throws(PropertyListError) -> (T?, String) {
+        if empty { return (read(UnsafeBufferPointer(start: nil, count: 0)), "") }
+        let start = index
+        if let end = find(UInt8(ascii: "<"), from: index), find(UInt8(ascii: "&"), from: start, to: end) == nil {
+            var first = start, last = end
+            while first < last, Self.isSpace(bytes[first]) { first += 1 }
+            while last > first, Self.isSpace(bytes[last - 1]) { last -= 1 }
+            let trimmed = UnsafeBufferPointer(rebasing: bytes[first..<last])
+            let value = read(trimmed)
+            index = end
+            try closeTag(tag)
+            return (value, value == nil ? String(decoding: trimmed, as: UTF8.self) : "")
+        }
+        let text = try self.text(closing: tag).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (Array(text.utf8).withUnsafeBufferPointer(read), text)
+    }
+
+    /// Reads character data up to `</tag>`, decoding entities and CDATA sections.
+    private mutating func text(closing tag: Tag) throws(PropertyListError) -> String {
+        let start = index
+        guard let end = find(UInt8(ascii: "<"), from: index) else { throw failure("the property list ends inside <\(tag)>") }
+        if find(UInt8(ascii: "&"), from: start, to: end) == nil, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "/") {
+            index = end
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            try closeTag(tag)
+            return text
+        }
+        var decoded: [UInt8] = []
+        while true {
+            guard index < bytes.count else { throw failure("the property list ends inside <\(tag)>") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "&") {
+                try entity(into: &decoded)
+            } else if byte == UInt8(ascii: "<") {
+                if atClosingTag { break }
+                if starts(with: "<![CDATA[") {
+                    index += 9
+                    guard let close = find("]]>") else { throw failure("an unterminated CDATA section") }
+                    decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<close]))
+                    index = close + 3
+                } else if starts(with: "<!--") {
+                    guard let close = find("-->") else { throw failure("an unterminated comment") }
+                    index = close + 3
+                } else {
+                    throw failure("an element inside <\(tag)>")
+                }
+            } else {
+                decoded.append(byte)
+                index += 1
+            }
+        }
+        try closeTag(tag)
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private mutating func entity(into decoded: inout [UInt8]) throws(PropertyListError) {
+        guard let semicolon = find(UInt8(ascii: ";"), from: index, to: min(bytes.count, index + 12)) else {
+            throw failure("a bare & (write &amp;)")
+        }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<semicolon]), as: UTF8.self)
+        index = semicolon + 1
+        switch name {
+        case "amp": decoded.append(UInt8(ascii: "&"))
+        case "lt": decoded.append(UInt8(ascii: "<"))
+        case "gt": decoded.append(UInt8(ascii: ">"))
+        case "quot": decoded.append(UInt8(ascii: "\""))
+        case "apos": decoded.append(UInt8(ascii: "'"))
+        default:
+            var scalar: Unicode.Scalar?
+            if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+            } else if name.hasPrefix("#") {
+                scalar = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+            }
+            guard let scalar, scalar.value != 0 else { throw failure("an unknown entity &\(Self.shown(name));") }
+            decoded.append(contentsOf: String(Character(scalar)).utf8)
+        }
+    }
+
+    // MARK: Between elements
+
+    /// Skips white space, comments, processing instructions and the document type declaration.
+    private mutating func skipMisc() throws(PropertyListError) {
+        while true {
+            try skipWhitespace()
+            if starts(with: "<!--") {
+                guard let close = find("-->") else { throw failure("an unterminated comment") }
+                index = close + 3
+            } else if starts(with: "<?") {
+                guard let close = find("?>") else { throw failure("an unterminated processing instruction") }
+                index = close + 2
+            } else if starts(with: "<!DOCTYPE") {
+                try skipDoctype()
+            } else {
+                return
+            }
+        }
+    }
+
+    private mutating func skipDoctype() throws(PropertyListError) {
+        var quote: UInt8 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                // An internal subset is where entities (which can expand a small file into
+                // gigabytes) are declared; a catalog has no use for one.
+                if let entity = find("<!ENTITY"), entity < (find(UInt8(ascii: "]"), from: index) ?? bytes.count) {
+                    throw PropertyListError(Self.entityReason)
+                }
+                throw PropertyListError("it declares an internal DTD subset, which is not allowed")
+            } else if byte == UInt8(ascii: ">") {
+                index += 1
+                return
+            }
+            index += 1
+        }
+        throw failure("an unterminated <!DOCTYPE>")
+    }
+
+    private mutating func skipWhitespace() throws(PropertyListError) {
+        while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
+    }
+
+    // MARK: Scanning
+
+    private func starts(with literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        return memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0
+    }
+
+    private func find(_ byte: UInt8, from start: Int, to end: Int? = nil) -> Int? {
+        let end = end ?? bytes.count
+        guard start < end, let base = bytes.baseAddress,
+              let found = memchr(base + start, Int32(byte), end - start)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    private func find(_ literal: StaticString) -> Int? {
+        let count = literal.utf8CodeUnitCount
+        var start = index
+        while let candidate = find(literal.utf8Start[0], from: start) {
+            guard candidate + count <= bytes.count else { return nil }
+            if memcmp(bytes.baseAddress! + candidate, literal.utf8Start, count) == 0 { return candidate }
+            start = candidate + 1
+        }
+        return nil
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "!")
+    }
+
+    /// A decimal or `0x` hexadecimal integer with an optional sign that fits in 64 bits.
+    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var index = 0
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var radix: UInt64 = 10
+        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] | 0x20 == UInt8(ascii: "x") {
+            radix = 16
+            index += 2
+        }
+        guard index < bytes.count else { return nil }
+        var magnitude: UInt64 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let digit: UInt64
+            switch byte {
+            case 0x30...0x39: digit = UInt64(byte - 0x30)
+            case 0x61...0x66 where radix == 16: digit = UInt64(byte - 0x61 + 10)
+            case 0x41...0x46 where radix == 16: digit = UInt64(byte - 0x41 + 10)
+            default: return nil
+            }
+            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, carry) = shifted.addingReportingOverflow(digit)
+            guard !overflow, !carry else { return nil }
+            magnitude = sum
+            index += 1
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    private static func shown(_ text: String) -> String {
+        "\"" + TextSanitizer.inert(String(text.prefix(40))) + "\""
+    }
+
+    private func failure(_ reason: String) -> PropertyListError {
+        let end = min(index, bytes.count)
+        var line = 1
+        var position = 0
+        while position < end, let base = bytes.baseAddress,
+              let found = memchr(base + position, 0x0A, end - position) {
+            line += 1
+            position = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        return PropertyListError("line \(line): \(reason)")
+    }
+}

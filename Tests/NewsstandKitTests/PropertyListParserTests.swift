@@ -1,0 +1,208 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+/// Our property-list parsers against Foundation's on the same files, and the limits they enforce.
+final class PropertyListParserTests: XCTestCase {
+    /// Everything a property list can hold, in both formats.
+    private static var sample: [String: Any] { [
+        "Title": "Ünïcode & <markup> \"quoted\" 'single' — 雑誌 👩‍👩‍👧",
+        "Empty string": "",
+        "Whitespace": "  leading and trailing\n\tlines  ",
+        "Control": "bell\u{7}escape\u{1B}[2J",
+        "Integers": [0, 1, -1, 255, 256, 65_535, 65_536, Int(Int32.max), Int(Int32.min), Int.max, Int.min],
+        "Reals": [0.0, 1.5, -2.25, 1e300, 3.141592653589793],
+        "Booleans": [true, false],
+        "Dates": [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_767_225_600), Date(timeIntervalSince1970: -86_400 * 400)],
+        "Data": Data([0, 1, 2, 253, 254, 255]),
+        "Empty data": Data(),
+        "Nested": [["a": [["b": ["c"]]]], [String: Any](), [Any]()],
+        "Issues": (0..<50).map { ["ID": "i\($0)", "Title": "Issue \($0)", "Free": $0 % 2 == 0, "Size": $0 * 1_000] as [String: Any] },
+    ] }
+
+    func testBothFormatsReadExactlyWhatFoundationReads() throws {
+        for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+            let data = try PropertyListSerialization.data(fromPropertyList: Self.sample, format: format, options: 0)
+            let ours = try parse(data)
+            let foundation = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            XCTAssertEqual(Self.canonical(ours), Self.canonical(foundation: foundation), "format \(format.rawValue)")
+        }
+    }
+
+    func testHandWrittenXMLForms() throws {
+        let xml = """
+            \u{FEFF}<?xml version="1.0" encoding="UTF-8"?>
+            <!-- a comment before the doctype -->
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>
+              <key>a</key><string>x &amp; y &lt;z&gt; &#233;&#x1F600;</string>
+              <key>b</key><string><![CDATA[<raw> & stuff]]></string>
+              <key>c</key><string/>
+              <key>d</key><integer> 0x1F </integer>
+              <!-- between -->
+              <key>e</key><true/>
+              <key>f</key><false></false>
+              <key>g</key><date>2024-02-29T23:59:59Z</date>
+              <key>h</key><data>
+                AAEC
+                /f7/
+              </data>
+              <key>i</key><array/>
+              <key>j</key><dict/>
+              <key>k</key><real>-1.5e3</real>
+            </dict></plist>
+            """
+        let value = try parse(Data(xml.utf8))
+        guard case .dictionary(let dictionary) = value else { return XCTFail("\(value)") }
+        XCTAssertEqual(dictionary["a"], .string("x & y <z> é😀"))
+        XCTAssertEqual(dictionary["b"], .string("<raw> & stuff"))
+        XCTAssertEqual(dictionary["c"], .string(""))
+        XCTAssertEqual(dictionary["d"], .integer(31))
+        XCTAssertEqual(dictionary["e"], .boolean(true))
+        XCTAssertEqual(dictionary["f"], .boolean(false))
+        XCTAssertEqual(dictionary["g"], .date(Date(timeIntervalSince1970: 1_709_251_199)))
+        XCTAssertEqual(dictionary["h"], .data(Data([0, 1, 2, 253, 254, 255])))
+        XCTAssertEqual(dictionary["i"], .array([]))
+        XCTAssertEqual(dictionary["j"], .dictionary(PropertyListDictionary()))
+        XCTAssertEqual(dictionary["k"], .real(-1500))
+    }
+
+    func testMalformedXMLIsRefusedWithTheLine() {
+        let cases: [(String, String)] = [
+            ("<plist><dict><key>a</key><string>x</dict></plist>", "expected </string>"),
+            ("<plist><dict><key>a</key></dict></plist>", "a value is missing before </"),
+            ("<plist><string>a<b/></string></plist>", "element inside <string>"),
+            ("<plist><array><string>x</string>", "ends too early"),
+            ("<plist><array></array></plist><array/>", "more after the end"),
+            ("<plist><dict><string>a</string></dict></plist>", "other than <key>"),
+            ("<plist><integer>12a</integer></plist>", "<integer> holds"),
+            ("<plist><integer>99999999999999999999</integer></plist>", "<integer> holds"),
+            ("<plist><date>yesterday</date></plist>", "<date> holds"),
+            ("<plist><string>&nbsp;</string></plist>", "unknown entity"),
+            ("<plist><string>a & b</string></plist>", "bare &"),
+            ("<plist><blink>x</blink></plist>", "unknown element"),
+            ("<plist>\n\n<data>!!!</data></plist>", "line 3"),
+            ("<!DOCTYPE plist [ <!ELEMENT x ANY> ]><plist><array/></plist>", "internal DTD subset"),
+            ("<plist><string>unterminated", "ends inside"),
+        ]
+        for (xml, expected) in cases {
+            XCTAssertThrowsError(try parse(Data(xml.utf8)), xml) { error in
+                let reason = (error as? PropertyListError)?.reason ?? "\(error)"
+                XCTAssertTrue(reason.contains(expected), "\(xml): \(reason)")
+            }
+        }
+    }
+
+    func testMalformedBinaryIsRefused() throws {
+        let good = try PropertyListSerialization.data(fromPropertyList: Self.sample, format: .binary, options: 0)
+        // Every truncation, and every single-byte corruption of the trailer, fails cleanly or parses.
+        for length in stride(from: 0, to: good.count, by: max(1, good.count / 300)) {
+            XCTAssertThrowsError(try parse(good.prefix(length)), "truncated to \(length)")
+        }
+        for offset in (good.count - 32)..<good.count {
+            for byte: UInt8 in [0, 1, 0x7F, 0xFF] {
+                var bad = good
+                bad[offset] = byte
+                _ = try? parse(bad)
+            }
+        }
+    }
+
+    func testSharedObjectsCannotExpandWithoutLimit() throws {
+        // Twelve arrays, each holding sixteen references to the next: 16^11 leaves from a 400-byte file.
+        var objects: [[UInt8]] = [[0x09]]  // object 0: true
+        for level in 1...12 {
+            objects.append([0xAF, 0x10, 16] + [UInt8](repeating: UInt8(level - 1), count: 16))
+        }
+        var file = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(file.count)
+            file += object
+        }
+        let table = file.count
+        for offset in offsets { file += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+        file += [0, 0, 0, 0, 0, 0, 2, 1]
+        file += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
+        file += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count - 1)]
+        file += [0, 0, 0, 0, 0, 0, UInt8(table >> 8), UInt8(table & 0xFF)]
+
+        let started = Date()
+        XCTAssertThrowsError(try BinaryPropertyListParser.parse(Data(file), maximumDepth: 16, maximumValues: 1_000_000)) { error in
+            XCTAssertTrue((error as? PropertyListError)?.reason.contains("expands to more than") ?? false, "\(error)")
+        }
+        print("refused the expanding binary plist in \(Date().timeIntervalSince(started)) s")
+        // And a reference cycle ends at the nesting limit.
+        var cycle = file
+        cycle[offsets[12] + 3] = 12
+        XCTAssertThrowsError(try BinaryPropertyListParser.parse(Data(cycle), maximumDepth: 16))
+    }
+
+    func testRelativeURLsResolveAsFoundationResolvesThem() {
+        let bases = ["http://example.test/catalogs/monthly.plist?token=1#top", "https://example.test:8443/", "http://example.test",
+                     "file:///srv/catalog/catalog.plist"]
+        let references = ["issues/a.pdf", "/issues/a.pdf", "a.pdf?x=1#f", "./a.pdf", "../up/a.pdf", "a/./b/../c.pdf", "..",
+                          "//cdn.example.test/a.pdf", "?only=query", "#fragment", "https://other.test/x.pdf", "HTTP://Upper.test/x",
+                          "a%20b.pdf", "v1.2/x.pdf", "x.", "file.pdf.", "ftp://example.test/a", "mailto:x@example.test"]
+        for base in bases {
+            let baseURL = URL(string: base)!
+            let resolver = URLResolver(base: baseURL)
+            for reference in references {
+                let ours = resolver.resolve(reference, allowFiles: true)?.absoluteString
+                let foundation = URL(string: reference, relativeTo: baseURL)?.absoluteURL
+                let expected = foundation.flatMap { url -> String? in
+                    let scheme = url.scheme?.lowercased()
+                    guard scheme == "http" || scheme == "https" || scheme == "file" else { return nil }
+                    return scheme == "file" || url.host?.isEmpty == false ? url.absoluteString : nil
+                }
+                XCTAssertEqual(ours.map(Self.normalized), expected.map(Self.normalized), "\(reference) against \(base)")
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func parse(_ data: Data) throws -> PropertyListValue {
+        data.starts(with: Array("bplist00".utf8))
+            ? try BinaryPropertyListParser.parse(data, maximumDepth: 16)
+            : try XMLPropertyListParser.parse(data, maximumDepth: 16)
+    }
+
+    /// Foundation keeps `..` segments in absolute URLs that were written that way; compare paths without them.
+    private static func normalized(_ string: String) -> String {
+        URL(string: string)?.standardized.absoluteString ?? string
+    }
+
+    private static func canonical(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let string): return "s:" + string.debugDescription
+        case .integer(let integer): return "i:\(integer)"
+        case .real(let real): return "r:\(real)"
+        case .boolean(let bool): return "b:\(bool)"
+        case .date(let date): return "d:\(date.timeIntervalSince1970)"
+        case .data(let data): return "x:" + data.base64EncodedString()
+        case .array(let array): return "[" + array.map(canonical).joined(separator: ",") + "]"
+        case .dictionary(let dictionary):
+            return "{" + zip(dictionary.keys, dictionary.values).sorted { $0.0 < $1.0 }
+                .map { "\($0.0.debugDescription)=\(canonical($0.1))" }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func canonical(foundation value: Any) -> String {
+        if type(of: value) == Bool.self { return "b:\(value as! Bool)" }
+        switch value {
+        case let string as String: return "s:" + string.debugDescription
+        case let date as Date: return "d:\(date.timeIntervalSince1970)"
+        case let data as Data: return "x:" + data.base64EncodedString()
+        case let array as [Any]: return "[" + array.map { canonical(foundation: $0) }.joined(separator: ",") + "]"
+        case let dictionary as [String: Any]:
+            return "{" + dictionary.sorted { $0.key < $1.key }
+                .map { "\($0.key.debugDescription)=\(canonical(foundation: $0.value))" }.joined(separator: ",") + "}"
+        case let number as NSNumber:
+            let type = String(cString: number.objCType)
+            return type == "d" || type == "f" ? "r:\(number.doubleValue)" : "i:\(number.int64Value)"
+        default: return "?\(value)"
+        }
+    }
+}
