@@ -44,6 +44,38 @@ final class CommandLineTests: XCTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     }
 
+    func testCoversAreFetchedOnceForOfflineUseAndFailuresNamed() throws {
+        var entries: [[String: Any]] = []
+        var covers: [String: Data] = [:]
+        for number in 0..<6 {
+            let id = "c\(number)"
+            let cover = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* (number + 3)) })
+            if number != 5 {
+                covers[id] = cover
+                server.serve("/covers/\(id).png", .init(body: cover, contentType: "image/png"))
+            }
+            entries.append(Fixtures.entry(id: id, download: "issues/\(id).pdf", cover: "covers/\(id).png"))
+        }
+        serveCatalog(entries)
+
+        let first = try runner.run("covers", "--jobs", "3", "--catalog", catalogURL)
+        XCTAssertEqual(first.status, 4, "one cover is missing on the server")
+        XCTAssertTrue(first.output.contains("5 of 6 covers on disk."), first.output)
+        XCTAssertTrue(first.error.contains("cover of c5:"), first.error)
+        let library = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path + "/data/newsstand")?.allObjects as? [String])
+        for (id, cover) in covers {
+            let file = try XCTUnwrap(library.first { $0.hasSuffix("/\(id)/cover") }, "\(id) cover missing in \(library)")
+            XCTAssertEqual(FileManager.default.contents(atPath: folder.path + "/data/newsstand/" + file), cover)
+        }
+        XCTAssertLessThanOrEqual(server.maximumActiveTransfers, 3)
+
+        let before = server.requests.count
+        let again = try runner.run("covers", "c0", "c1", "--catalog", catalogURL)
+        XCTAssertEqual(again.status, 0, again.error)
+        XCTAssertEqual(server.requests.filter { $0.path.hasPrefix("/covers/") }.count,
+                       server.requests.prefix(before).filter { $0.path.hasPrefix("/covers/") }.count, "covers on disk are not fetched again")
+    }
+
     func testListJSONDescribesTheCatalog() throws {
         serve("a", size: 10_000)
         serveCatalog([Fixtures.entry(id: "a", title: "Alpha", download: "issues/a.pdf", size: 10_000),
