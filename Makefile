@@ -26,9 +26,11 @@ build: deps
 run: build
 	$(BIN) $(ARGS)
 
-test: deps
+# Every test, then a tiny run of the benchmark harness with the debug build, so that it cannot rot.
+test: deps bench-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	python3 bench/bench.py --smoke --binary $(BIN)
 
 # The same tests under ThreadSanitizer (the download thread, notifications and the UI loop) and AddressSanitizer.
 test-tsan: deps
@@ -57,8 +59,8 @@ bench: bench-deps
 	python3 bench/bench.py
 
 bench-smoke: bench-deps
-	$(SWIFT) build -c release
-	python3 bench/bench.py --smoke
+	$(SWIFT) build
+	python3 bench/bench.py --smoke --binary $(BIN)
 
 # libFuzzer on the catalog decoder (see Fuzz/README.md).
 FUZZ_SECONDS ?= 600
