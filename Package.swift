@@ -17,10 +17,12 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .systemLibrary(name: "CStb", path: "Sources/CStb"),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(
             name: "NewsstandKit",
             dependencies: [
                 "CCurl",
+                "CLinux",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -274,8 +274,12 @@ def process_cpu(pid, main_thread_only=False):
 
 
 class Tmux:
+    count = 0
+
     def __init__(self, command, env, width=120, height=40):
-        self.socket = f"newsstand-bench-{os.getpid()}"
+        # A server of its own each time: a server being killed may still answer the next new-session.
+        Tmux.count += 1
+        self.socket = f"newsstand-bench-{os.getpid()}-{Tmux.count}"
         assignments = " ".join(f"'{key}={value}'" for key, value in env.items())
         subprocess.run(["tmux", "-L", self.socket, "new-session", "-d", "-x", str(width), "-y", str(height),
                         f"env -i {assignments} {command}; sleep 600"], check=True,

@@ -144,7 +144,9 @@ final class PropertyListParserTests: XCTestCase {
                      "file:///srv/catalog/catalog.plist"]
         let references = ["issues/a.pdf", "/issues/a.pdf", "a.pdf?x=1#f", "./a.pdf", "../up/a.pdf", "a/./b/../c.pdf", "..",
                           "//cdn.example.test/a.pdf", "?only=query", "#fragment", "https://other.test/x.pdf", "HTTP://Upper.test/x",
-                          "a%20b.pdf", "v1.2/x.pdf", "x.", "file.pdf.", "ftp://example.test/a", "mailto:x@example.test"]
+                          "a%20b.pdf", "v1.2/x.pdf", "x.", "file.pdf.", "ftp://example.test/a", "mailto:x@example.test",
+                          "http://:80/x", "http://user@/x", "http://user:pw@host.test:81/x", "http://[::1]:8080/x", "https:no-slashes",
+                          "http:///path", "//:9/x", "http://h.test?q", "http://h.test#f"]
         for base in bases {
             let baseURL = URL(string: base)!
             let resolver = URLResolver(base: baseURL)
@@ -184,7 +186,7 @@ final class PropertyListParserTests: XCTestCase {
         case .data(let data): return "x:" + data.base64EncodedString()
         case .array(let array): return "[" + array.map(canonical).joined(separator: ",") + "]"
         case .dictionary(let dictionary):
-            return "{" + zip(dictionary.keys, dictionary.values).sorted { $0.0 < $1.0 }
+            return "{" + dictionary.pairs.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 }
                 .map { "\($0.0.debugDescription)=\(canonical($0.1))" }.joined(separator: ",") + "}"
         }
     }

@@ -74,12 +74,15 @@ final class ScriptedTerminal: Terminal {
 
 final class ShelfControllerTests: XCTestCase {
     private func makeStore(count: Int) throws -> (Store, String) {
-        let folder = NSTemporaryDirectory() + "newsstand-shelf-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let entries: [[String: Any]] = (1...count).map { number in
+        try makeStore(entries: (1...count).map { number in
             ["ID": String(format: "n%02d", number), "Title": String(format: "Number %02d", number), "Download URL": "x.pdf",
              "Free": true, "Release date": Date(timeIntervalSince1970: 1_700_000_000 + Double(number) * 86_400)]
-        }
+        })
+    }
+
+    private func makeStore(entries: [[String: Any]]) throws -> (Store, String) {
+        let folder = NSTemporaryDirectory() + "newsstand-shelf-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let data = try PropertyListSerialization.data(fromPropertyList: ["Title": "Mag", "Issues": entries], format: .xml, options: 0)
         try data.write(to: URL(fileURLWithPath: folder + "/catalog.plist"))
         var configuration = Store.Configuration(
@@ -155,6 +158,25 @@ final class ShelfControllerTests: XCTestCase {
         XCTAssertEqual(store.issue(withID: "n03")?.pdfPath, store.library.pdfPath(for: "n03"))
         XCTAssertTrue(terminal.screen.contains("sort: title"), terminal.screen)
         XCTAssertEqual(terminal.frames.last?.width, 100)
+    }
+
+    func testDateOrderIsNewestFirstWithTitlesBreakingTiesAndUndatedLast() throws {
+        func day(_ number: Double) -> Date { Date(timeIntervalSince1970: 1_700_000_000 + number * 86_400) }
+        // Neither oldest nor newest first, with a tie and an issue without a date.
+        let (store, folder) = try makeStore(entries: [
+            ["ID": "a", "Title": "Third day", "Download URL": "x.pdf", "Release date": day(3)],
+            ["ID": "b", "Title": "First day", "Download URL": "x.pdf", "Release date": day(1)],
+            ["ID": "c", "Title": "Bee", "Download URL": "x.pdf", "Release date": day(2)],
+            ["ID": "d", "Title": "Ant", "Download URL": "x.pdf", "Release date": day(2)],
+            ["ID": "e", "Title": "Undated", "Download URL": "x.pdf"],
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let terminal = ScriptedTerminal(width: 100, height: 40, steps: [.init(waitFor: "Undated", event: .key(.character("?")))])
+        _ = ShelfController(store: store, terminal: terminal).run()
+        let screen = try XCTUnwrap(terminal.frames.first { $0.lines().joined().contains("Undated") }).lines().joined(separator: "\n")
+        let positions = ["Third day", "Ant", "Bee", "First day", "Undated"].map { screen.range(of: $0)?.lowerBound }
+        XCTAssertFalse(positions.contains(nil), screen)
+        XCTAssertEqual(positions.compactMap { $0 }, positions.compactMap { $0 }.sorted(), screen)
     }
 
     func testManyDownloadsRedrawAtMostTwentyTimesASecondAndACancelLeavesTheOthers() throws {

@@ -109,18 +109,14 @@ struct BinaryPropertyListParser {
             guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
             let (first, length) = try extent(start, low: low, unit: 2 * referenceSize)
             let count = length / (2 * referenceSize)
-            var keys: [String] = []
-            var values: [PropertyListValue] = []
-            keys.reserveCapacity(count)
-            values.reserveCapacity(count)
+            var dictionary = PropertyListDictionary(minimumCapacity: count)
             for item in 0..<count {
                 guard case .string(let key) = try object(try objectReference(at: first + item * referenceSize), depth: depth + 1) else {
                     throw PropertyListError("a dictionary key is not a string")
                 }
-                keys.append(key)
-                values.append(try object(try objectReference(at: first + (count + item) * referenceSize), depth: depth + 1))
+                dictionary.append(key, try object(try objectReference(at: first + (count + item) * referenceSize), depth: depth + 1))
             }
-            return .dictionary(PropertyListDictionary(keys: keys, values: values))
+            return .dictionary(dictionary)
         case 0xC:
             throw PropertyListError("it contains a set")
         default:

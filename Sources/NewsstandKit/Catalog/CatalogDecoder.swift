@@ -47,9 +47,9 @@ public struct CatalogDecoder: Sendable {
         var entries: [CatalogEntry] = []
         entries.reserveCapacity(items.count)
         var warnings: [String] = []
-        var seen = Set<String>()
-        for (index, item) in items.enumerated() {
-            switch Self.entry(from: item, index: index, resolver: resolver, allowFiles: allowFiles) {
+        var seen = Set<String>(minimumCapacity: items.count)
+        for (index, result) in Self.entries(items, resolver: resolver, allowFiles: allowFiles).enumerated() {
+            switch result {
             case .success(let entry):
                 if seen.insert(entry.id).inserted {
                     entries.append(entry)
@@ -65,6 +65,23 @@ public struct CatalogDecoder: Sendable {
 
     private struct Warning: Error {
         let message: String
+    }
+
+    /// Each item's entry or warning, in order. Parsing URLs is most of the cost, and entries
+    /// are independent: a large catalog is cut into pieces checked on every core at once.
+    private static func entries(_ items: [PropertyListValue], resolver: URLResolver, allowFiles: Bool) -> [Result<CatalogEntry, Warning>] {
+        let pieces = items.count < 8_192 ? 1 : min(16, ProcessInfo.processInfo.activeProcessorCount * 2)
+        if pieces == 1 {
+            return items.indices.map { entry(from: items[$0], index: $0, resolver: resolver, allowFiles: allowFiles) }
+        }
+        let results = Locked<[[Result<CatalogEntry, Warning>]]>(Array(repeating: [], count: pieces))
+        let pieceSize = (items.count + pieces - 1) / pieces
+        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            let range = (piece * pieceSize)..<min(items.count, (piece + 1) * pieceSize)
+            let checked = range.map { entry(from: items[$0], index: $0, resolver: resolver, allowFiles: allowFiles) }
+            results.withLock { $0[piece] = checked }
+        }
+        return results.withLock { $0.flatMap { $0 } }
     }
 
     private static func entry(from item: PropertyListValue, index: Int, resolver: URLResolver, allowFiles: Bool) -> Result<CatalogEntry, Warning> {

@@ -33,32 +33,33 @@ enum PropertyListValue: Sendable, Equatable {
 /// The keys and values of a property-list dictionary in file order. Catalog dictionaries have a
 /// handful of keys, so a linear search beats hashing; a repeated key finds its last value.
 struct PropertyListDictionary: Sendable, Equatable {
-    private(set) var keys: [String] = []
-    private(set) var values: [PropertyListValue] = []
+    /// One array of pairs: a single allocation per dictionary, of which a catalog has one per issue.
+    private(set) var pairs: [(key: String, value: PropertyListValue)] = []
 
     init() {}
 
-    init(keys: [String], values: [PropertyListValue]) {
-        precondition(keys.count == values.count)
-        self.keys = keys
-        self.values = values
+    init(minimumCapacity: Int) {
+        pairs.reserveCapacity(minimumCapacity)
     }
 
     mutating func append(_ key: String, _ value: PropertyListValue) {
-        keys.append(key)
-        values.append(value)
+        pairs.append((key, value))
     }
 
     subscript(key: String) -> PropertyListValue? {
-        var index = keys.count - 1
+        var index = pairs.count - 1
         while index >= 0 {
-            if keys[index] == key { return values[index] }
+            if pairs[index].key == key { return pairs[index].value }
             index -= 1
         }
         return nil
     }
 
-    var count: Int { keys.count }
+    var count: Int { pairs.count }
+
+    static func == (lhs: PropertyListDictionary, rhs: PropertyListDictionary) -> Bool {
+        lhs.pairs.count == rhs.pairs.count && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
 }
 
 /// Why a property list could not be read: a short reason for "The catalog is not a valid … (reason)".

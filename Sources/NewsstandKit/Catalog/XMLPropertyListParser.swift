@@ -55,7 +55,7 @@ struct XMLPropertyListParser {
         switch tag {
         case .dict:
             guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
-            var dictionary = PropertyListDictionary()
+            var dictionary = PropertyListDictionary(minimumCapacity: 8)
             if empty { return .dictionary(dictionary) }
             while true {
                 try skipMisc()

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 /// Small system-call helpers that turn errno into ``NewsstandError``.
@@ -65,6 +66,12 @@ enum FileOps {
             unlink(temporary)
             throw error(failure, "write", path)
         }
+    }
+
+    /// Asks the kernel to start writing a range of a file to the disk, without waiting. Errors
+    /// are left to the sync that follows, which reports them.
+    static func startWriteback(_ descriptor: Int32, offset: Int64, length: Int64) {
+        _ = clinux_start_writeback(descriptor, offset, length)
     }
 
     /// Flushes a file's data to the disk.

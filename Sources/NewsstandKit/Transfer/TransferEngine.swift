@@ -176,6 +176,13 @@ private final class EasyTransfer {
     private static let bufferSize = 1 << 20
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: EasyTransfer.bufferSize, alignment: 4096)
     private var buffered = 0
+    /// Bytes of the body written to the file so far.
+    private var written: Int64 = 0
+    /// Where in the body the kernel has not been asked to start writing to the disk yet.
+    private var writebackFrom: Int64 = 0
+    /// Writeback is started every this many bytes: the disk works while the network does, and
+    /// the sync before the issue is installed has only the tail left to wait for.
+    private static let writebackStep: Int64 = 8 << 20
     private var lastFlush = DispatchTime.now().uptimeNanoseconds
 
     init(id: Int, request: TransferRequest, handlers: TransferHandlers, certificateAuthorities: String?) {
@@ -391,7 +398,12 @@ private final class EasyTransfer {
         lastFlush = DispatchTime.now().uptimeNanoseconds
         guard buffered > 0 else { return true }
         let ok = writeAll(UnsafeRawBufferPointer(start: buffer, count: buffered))
+        written += Int64(buffered)
         buffered = 0
+        if ok && written - writebackFrom >= Self.writebackStep {
+            FileOps.startWriteback(fileDescriptor, offset: base + writebackFrom, length: written - writebackFrom)
+            writebackFrom = written
+        }
         return ok
     }
 

@@ -1,0 +1,16 @@
+#ifndef NEWSSTAND_CLINUX_SHIM_H
+#define NEWSSTAND_CLINUX_SHIM_H
+
+/* Linux calls that Swift's Glibc module leaves out because they need _GNU_SOURCE. */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+
+/* Starts writing a range of a file to the disk without waiting for it. */
+static inline int clinux_start_writeback(int descriptor, long long offset, long long length) {
+    return sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
+}
+
+#endif
