@@ -144,6 +144,9 @@ def compare(args, work, rows, label, prepare, names, peer, target, warm=0):
                 continue
             if warm:
                 warm_memory(work, warm)
+            # Nothing left to write back from the run before: curl leaves its file in the page
+            # cache, and its writeback would otherwise be charged to whichever run comes next.
+            os.sync()
             results[name].append(timed(*prepared))
     peer_wall = statistics.median([r[0] for r in results[peer]])
     for name, runs in results.items():

@@ -188,6 +188,25 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertTrue(shelf.waitFor("EXIT=0"))
     }
 
+    func testSIGINTDuringADownloadRestoresTheTerminalAndTheNextStartResumes() throws {
+        let first = try startShelf()
+        try first.send("l")
+        try first.send("Enter")
+        XCTAssertTrue(first.waitForScreen { $0.contains("█") && $0.contains("%") }, first.screen())
+        XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/beta.pdf") > 300_000 })
+        kill(try XCTUnwrap(first.programPID()), SIGINT)
+        XCTAssertTrue(first.waitFor("EXIT=130"), first.screen())
+        XCTAssertFalse(first.screen().contains("newsstand ·"), "the shelf is gone and the shell's screen is back")
+
+        server.serve("/issues/beta.pdf", .init(body: slowIssue, etag: "\"b\""))
+        let second = try startShelf()
+        XCTAssertTrue(second.waitFor("READ"), second.screen())
+        let range = try XCTUnwrap(server.requests(for: "/issues/beta.pdf").last?.headers["range"])
+        XCTAssertTrue(range.hasPrefix("bytes=") && range != "bytes=0-", range)
+        try second.send("q")
+        XCTAssertTrue(second.waitFor("EXIT=0"), second.screen())
+    }
+
     func testSIGTERMRestoresTheTerminal() throws {
         let shelf = try startShelf()
         let pid = try XCTUnwrap(shelf.programPID())
