@@ -174,6 +174,8 @@ private final class EasyTransfer {
 
     /// Writes go to disk in pieces this large: far fewer system calls than libcurl's own chunks.
     private static let bufferSize = 1 << 20
+    /// Chunks at least this large are written without going through the buffer.
+    private static let directWriteSize = 256 << 10
     /// Allocated with the first body bytes, no larger than the body: a cover of 100 KB needs no
     /// megabyte (whose mapping and unmapping cost more than fetching it).
     private var buffer: UnsafeMutableRawPointer?
@@ -388,7 +390,9 @@ private final class EasyTransfer {
         if buffered + bytes.count > bufferCapacity {
             guard flush() else { return 0 }
         }
-        if bytes.count >= bufferCapacity {
+        // At full speed libcurl hands over its whole 512 KiB buffer: write that straight from
+        // libcurl's memory rather than copy it into ours first.
+        if bytes.count >= bufferCapacity || (buffered == 0 && bytes.count >= Self.directWriteSize) {
             guard writeAll(bytes) else { return 0 }
         } else if let source = bytes.baseAddress, let buffer {
             (buffer + buffered).copyMemory(from: source, byteCount: bytes.count)
