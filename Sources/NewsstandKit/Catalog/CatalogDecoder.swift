@@ -84,72 +84,98 @@ public struct CatalogDecoder: Sendable {
         return results.withLock { $0.flatMap { $0 } }
     }
 
+    /// The keys an issue dictionary may have.
+    private enum Key {
+        case id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary
+
+        /// Checks the length and first letter before comparing: one comparison per key.
+        init?(_ key: String) {
+            let utf8 = key.utf8
+            switch (utf8.count, utf8.first) {
+            case (2, UInt8(ascii: "I")) where key == "ID": self = .id
+            case (5, UInt8(ascii: "T")) where key == "Title": self = .title
+            case (12, UInt8(ascii: "R")) where key == "Release date": self = .releaseDate
+            case (9, UInt8(ascii: "C")) where key == "Cover URL": self = .coverURL
+            case (12, UInt8(ascii: "D")) where key == "Download URL": self = .downloadURL
+            case (4, UInt8(ascii: "F")) where key == "Free": self = .free
+            case (4, UInt8(ascii: "S")) where key == "Size": self = .size
+            case (6, UInt8(ascii: "S")) where key == "SHA256": self = .sha256
+            case (7, UInt8(ascii: "S")) where key == "Summary": self = .summary
+            default: return nil
+            }
+        }
+    }
+
     private static func entry(from item: PropertyListValue, index: Int, resolver: URLResolver, allowFiles: Bool) -> Result<CatalogEntry, Warning> {
-        let position = "Skipped issue \(index + 1)"
         guard case .dictionary(let dictionary) = item else {
-            return .failure(Warning(message: "\(position): it is not a dictionary."))
+            return .failure(Warning(message: "Skipped issue \(index + 1): it is not a dictionary."))
         }
-        guard case .string(let id)? = dictionary["ID"] else {
-            return .failure(Warning(message: "\(position): `ID` is missing or not a string."))
-        }
-        let name = "\(position) (ID \(quoted(id)))"
-        guard IssueID.isValid(id) else {
-            return .failure(Warning(message: "\(name): the ID is not a safe file name (letters, digits, . _ - only)."))
-        }
-        guard case .string(let title)? = dictionary["Title"] else {
-            return .failure(Warning(message: "\(name): `Title` is missing or not a string."))
-        }
-        guard case .string(let downloadString)? = dictionary["Download URL"] else {
-            return .failure(Warning(message: "\(name): `Download URL` is missing or not a string."))
-        }
-        guard let downloadURL = resolver.resolve(downloadString, allowFiles: allowFiles) else {
-            return .failure(Warning(message: "\(name): `Download URL` is not an http or https URL."))
-        }
-        var coverURL: URL?
-        if let value = dictionary["Cover URL"] {
-            guard case .string(let string) = value, let url = resolver.resolve(string, allowFiles: allowFiles) else {
-                return .failure(Warning(message: "\(name): `Cover URL` is not an http or https URL."))
+        // One pass over the pairs; a repeated key keeps its last value.
+        var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary: PropertyListValue?
+        for pair in dictionary.pairs {
+            switch Key(pair.key) {
+            case .id?: id = pair.value
+            case .title?: title = pair.value
+            case .releaseDate?: releaseDate = pair.value
+            case .coverURL?: coverURL = pair.value
+            case .downloadURL?: downloadURL = pair.value
+            case .free?: free = pair.value
+            case .size?: size = pair.value
+            case .sha256?: sha256 = pair.value
+            case .summary?: summary = pair.value
+            case nil: break
             }
-            coverURL = url
         }
-        var releaseDate: Date?
-        if let value = dictionary["Release date"] {
-            guard case .date(let date) = value else {
-                return .failure(Warning(message: "\(name): `Release date` is not a date."))
+        guard case .string(let issueID)? = id else {
+            return .failure(Warning(message: "Skipped issue \(index + 1): `ID` is missing or not a string."))
+        }
+        // Messages are made only for entries that are skipped.
+        func skip(_ reason: String) -> Result<CatalogEntry, Warning> {
+            .failure(Warning(message: "Skipped issue \(index + 1) (ID \(quoted(issueID))): \(reason)"))
+        }
+        guard IssueID.isValid(issueID) else { return skip("the ID is not a safe file name (letters, digits, . _ - only).") }
+        guard case .string(let issueTitle)? = title else { return skip("`Title` is missing or not a string.") }
+        guard case .string(let downloadString)? = downloadURL else { return skip("`Download URL` is missing or not a string.") }
+        guard let download = resolver.resolve(downloadString, allowFiles: allowFiles) else {
+            return skip("`Download URL` is not an http or https URL.")
+        }
+        var cover: URL?
+        if let coverURL {
+            guard case .string(let string) = coverURL, let url = resolver.resolve(string, allowFiles: allowFiles) else {
+                return skip("`Cover URL` is not an http or https URL.")
             }
-            releaseDate = date
+            cover = url
+        }
+        var date: Date?
+        if let releaseDate {
+            guard case .date(let value) = releaseDate else { return skip("`Release date` is not a date.") }
+            date = value
         }
         var isFree = false
-        if let value = dictionary["Free"] {
-            guard case .boolean(let bool) = value else {
-                return .failure(Warning(message: "\(name): `Free` is not a boolean."))
-            }
-            isFree = bool
+        if let free {
+            guard case .boolean(let value) = free else { return skip("`Free` is not a boolean.") }
+            isFree = value
         }
-        var size: Int64?
-        if let value = dictionary["Size"] {
-            guard case .integer(let bytes) = value, bytes >= 0 else {
-                return .failure(Warning(message: "\(name): `Size` is not a non-negative integer."))
-            }
-            size = bytes
+        var bytes: Int64?
+        if let size {
+            guard case .integer(let value) = size, value >= 0 else { return skip("`Size` is not a non-negative integer.") }
+            bytes = value
         }
-        var sha256: String?
-        if let value = dictionary["SHA256"] {
-            guard case .string(let string) = value, let digest = normalizedDigest(string) else {
-                return .failure(Warning(message: "\(name): `SHA256` is not 64 hex digits."))
+        var digest: String?
+        if let sha256 {
+            guard case .string(let string) = sha256, let value = normalizedDigest(string) else {
+                return skip("`SHA256` is not 64 hex digits.")
             }
-            sha256 = digest
+            digest = value
         }
-        var summary: String?
-        if let value = dictionary["Summary"] {
-            guard case .string(let string) = value else {
-                return .failure(Warning(message: "\(name): `Summary` is not a string."))
-            }
-            summary = string
+        var text: String?
+        if let summary {
+            guard case .string(let value) = summary else { return skip("`Summary` is not a string.") }
+            text = value
         }
         return .success(CatalogEntry(
-            id: id, title: title, releaseDate: releaseDate, coverURL: coverURL, downloadURL: downloadURL,
-            isFree: isFree, size: size, sha256: sha256, summary: summary
+            id: issueID, title: issueTitle, releaseDate: date, coverURL: cover, downloadURL: download,
+            isFree: isFree, size: bytes, sha256: digest, summary: text
         ))
     }
 

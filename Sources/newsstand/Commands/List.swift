@@ -90,37 +90,53 @@ extension Newsstand {
             json.endObject()
             json.key("issues")
             json.beginArray()
-            for issue in issues {
-                let entry = issue.entry
-                var state = "remote", path: String?, partialBytes: Int64?
-                switch issue.state {
-                case .downloaded(let installed):
-                    state = "downloaded"
-                    path = installed
-                case .partial(let received, _):
-                    state = "partial"
-                    partialBytes = received
-                default:
-                    break
-                }
-                json.beginObject()
-                json.key("free")
-                json.boolean(entry.isFree)
-                json.field("id", issue.id)
-                json.field("partialBytes", partialBytes)
-                json.field("path", path)
-                if let releaseDate = entry.releaseDate {
-                    json.key("releaseDate")
-                    json.timestamp(releaseDate)
-                }
-                json.field("size", entry.size)
-                json.field("state", state)
-                json.field("title", TextSanitizer.inert(entry.title))
-                json.endObject()
+            // Large catalogs are written in pieces on every core, then joined in order.
+            let pieces = issues.count < 8_192 ? 1 : min(16, ProcessInfo.processInfo.activeProcessorCount * 2)
+            let pieceSize = (issues.count + pieces - 1) / max(1, pieces)
+            let written = Locked<[[UInt8]]>(Array(repeating: [], count: pieces))
+            DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+                let range = min(issues.count, piece * pieceSize)..<min(issues.count, (piece + 1) * pieceSize)
+                var part = JSONWriter(capacity: 160 * range.count)
+                for issue in issues[range] { Self.writeIssue(issue, to: &part) }
+                let bytes = part.bytes
+                written.withLock { $0[piece] = bytes }
             }
-            json.endArray()
+            var bytes = json.bytes
+            for part in written.withLock({ $0 }) where !part.isEmpty {
+                if bytes.last != UInt8(ascii: "[") { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: part)
+            }
+            bytes.append(contentsOf: Array("]}\n".utf8))
+            Output.write(bytes: bytes, to: STDOUT_FILENO)
+        }
+
+        private static func writeIssue(_ issue: Issue, to json: inout JSONWriter) {
+            let entry = issue.entry
+            var state = "remote", path: String?, partialBytes: Int64?
+            switch issue.state {
+            case .downloaded(let installed):
+                state = "downloaded"
+                path = installed
+            case .partial(let received, _):
+                state = "partial"
+                partialBytes = received
+            default:
+                break
+            }
+            json.beginObject()
+            json.key("free")
+            json.boolean(entry.isFree)
+            json.field("id", issue.id)
+            json.field("partialBytes", partialBytes)
+            json.field("path", path)
+            if let releaseDate = entry.releaseDate {
+                json.key("releaseDate")
+                json.timestamp(releaseDate)
+            }
+            json.field("size", entry.size)
+            json.field("state", state)
+            json.field("title", TextSanitizer.inert(entry.title))
             json.endObject()
-            Output.write(bytes: json.bytes + [0x0A], to: STDOUT_FILENO)
         }
     }
 }
