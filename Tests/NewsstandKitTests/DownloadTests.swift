@@ -309,7 +309,11 @@ final class DownloadTests: XCTestCase {
         guard case .partial = issues[7].state else { return XCTFail("the cancelled one: \(issues[7].state)") }
         let growth = ResidentMemory.peak - baseline
         print("peak resident memory grew by \(growth >> 20) MiB while 7 × 24 MiB were downloaded")
-        XCTAssertLessThan(growth, 48 << 20, "downloads must stream to disk, not through memory")
+        // AddressSanitizer keeps freed memory in quarantine on purpose: the bound holds for the
+        // plain and ThreadSanitizer runs.
+        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+            XCTAssertLessThan(growth, 48 << 20, "downloads must stream to disk, not through memory")
+        }
     }
 
     func testAStalledServerTimesOutAndKeepsThePart() throws {
