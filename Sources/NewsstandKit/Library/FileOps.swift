@@ -23,10 +23,20 @@ enum FileOps {
     /// Creates `path` and its parents. Links up to and including `trusted` are the user's own
     /// (a linked home, say) and are followed; below it every folder must be a real one.
     static func makeDirectory(_ path: String, trusted: String) throws(NewsstandError) {
+        // The usual case, an issue folder that exists: one look, not one per component.
+        var info = stat()
+        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && isBelowTrustedWithoutLinks(path, trusted: trusted) {
+            return
+        }
+        // Start below the trusted folder when it is there; links are refused only below it.
         var current = ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+        var rest = Substring(path)
+        if path.hasPrefix(trusted + "/"), stat(trusted, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            current = trusted
+            rest = path.dropFirst(trusted.count)
+        }
+        for component in rest.split(separator: "/", omittingEmptySubsequences: true) {
             current += "/" + component
-            var info = stat()
             let isTrusted = current.count <= trusted.count
             if (isTrusted ? stat(current, &info) : lstat(current, &info)) == 0 {
                 guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -38,6 +48,18 @@ enum FileOps {
                 throw error(errno, "create", current)
             }
         }
+    }
+
+    /// Whether every component of `path` below `trusted` is a real folder, not a link.
+    private static func isBelowTrustedWithoutLinks(_ path: String, trusted: String) -> Bool {
+        guard path.hasPrefix(trusted + "/") else { return false }
+        var current = trusted
+        for component in path.dropFirst(trusted.count).split(separator: "/", omittingEmptySubsequences: true).dropLast() {
+            current += "/" + component
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return false }
+        }
+        return true
     }
 
     /// Writes `data` to `path` through a temporary file and a rename, so that a crash leaves
