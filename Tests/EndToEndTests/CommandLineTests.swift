@@ -76,6 +76,19 @@ final class CommandLineTests: XCTestCase {
                        server.requests.prefix(before).filter { $0.path.hasPrefix("/covers/") }.count, "covers on disk are not fetched again")
     }
 
+    func testListJSONOfALargeCatalogKeepsEveryIssueInOrder() throws {
+        // Over 8,192 issues: decoded and written in pieces on every core, then joined.
+        let entries = (0..<9_000).map { Fixtures.entry(id: "i\($0)", title: "Issue \"\($0)\"", download: "issues/i\($0).pdf") }
+        let path = folder.path + "/large.plist"
+        try Fixtures.catalog(entries, format: .binary).write(to: URL(fileURLWithPath: path))
+        let result = try runner.run("list", "--json", "--catalog", path)
+        XCTAssertEqual(result.status, 0, result.error)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let issues = try XCTUnwrap(json["issues"] as? [[String: Any]])
+        XCTAssertEqual(issues.compactMap { $0["id"] as? String }, (0..<9_000).map { "i\($0)" })
+        XCTAssertEqual(issues[8_999]["title"] as? String, "Issue \"8999\"")
+    }
+
     func testListJSONDescribesTheCatalog() throws {
         serve("a", size: 10_000)
         serveCatalog([Fixtures.entry(id: "a", title: "Alpha", download: "issues/a.pdf", size: 10_000),

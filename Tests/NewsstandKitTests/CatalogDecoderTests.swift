@@ -116,6 +116,23 @@ final class CatalogDecoderTests: XCTestCase {
         XCTAssertThrowsError(try CatalogDecoder().decode(truncated, baseURL: base))
     }
 
+    func testALargeCatalogCheckedInPiecesKeepsOrderWarningsAndDuplicates() throws {
+        // Over 8,192 entries are checked on every core: the result must not depend on it.
+        var entries: [Any] = (0..<10_000).map { Fixtures.entry(id: "i\($0)", download: "issues/i\($0).pdf") }
+        entries[3_000] = ["ID": "../bad", "Title": "x", "Download URL": "a.pdf"]
+        entries[7_000] = Fixtures.entry(id: "i5", download: "again.pdf")
+        entries[9_999] = "not a dictionary"
+        let catalog = try CatalogDecoder().decode(Fixtures.catalog(entries), baseURL: base)
+        XCTAssertEqual(catalog.entries.count, 9_997)
+        XCTAssertEqual(catalog.entries.first?.id, "i0")
+        XCTAssertEqual(catalog.entries.last?.id, "i9998")
+        XCTAssertEqual(catalog.entries.first { $0.id == "i5" }?.downloadURL.lastPathComponent, "i5.pdf", "the first of a duplicate wins")
+        XCTAssertEqual(catalog.warnings.count, 3)
+        XCTAssertTrue(catalog.warnings[0].hasPrefix("Skipped issue 3001"), catalog.warnings[0])
+        XCTAssertTrue(catalog.warnings[1].hasPrefix("Skipped issue 7001") && catalog.warnings[1].contains("used twice"), catalog.warnings[1])
+        XCTAssertTrue(catalog.warnings[2].hasPrefix("Skipped issue 10000"), catalog.warnings[2])
+    }
+
     func testIssueIDRules() {
         for good in ["a", "2026-01", "tt_2026.03", String(repeating: "x", count: 100)] {
             XCTAssertTrue(IssueID.isValid(good), good)

@@ -79,7 +79,7 @@ extension Newsstand {
             default: source = "cache"
             }
             let issues = store.issues
-            var json = JSONWriter(capacity: 160 * issues.count + 512)
+            var json = JSONWriter(capacity: 512)
             json.beginObject()
             json.key("catalog")
             json.beginObject()
@@ -101,11 +101,14 @@ extension Newsstand {
                 let bytes = part.bytes
                 written.withLock { $0[piece] = bytes }
             }
+            let parts = written.withLock { $0 }
             var bytes = json.bytes
-            for part in written.withLock({ $0 }) where !part.isEmpty {
+            bytes.reserveCapacity(bytes.count + parts.reduce(0) { $0 + $1.count + 1 } + 3)
+            for part in parts where !part.isEmpty {
                 if bytes.last != UInt8(ascii: "[") { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(contentsOf: part)
             }
+            // What `json` opened: the issues array and the outer object.
             bytes.append(contentsOf: Array("]}\n".utf8))
             Output.write(bytes: bytes, to: STDOUT_FILENO)
         }
