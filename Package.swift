@@ -38,7 +38,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: ["NewsstandKit", .product(name: "Crypto", package: "swift-crypto")],
-            path: "Tests/TestSupport"
+            path: "Tests/TestSupport",
+            exclude: ["TLS"]
         ),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ShelfUITests", dependencies: ["ShelfUI", "NewsstandKit", "TestSupport"], exclude: ["Snapshots"]),

@@ -89,6 +89,29 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(issues[8_999]["title"] as? String, "Issue \"8999\"")
     }
 
+    func testCAFileTrustsAPrivateAuthorityAndCertificatesAreAlwaysVerified() throws {
+        let https = try HTTPSServer(plainPort: server.port)
+        defer { https.stop() }
+        let data = Fixtures.pdf(size: 20_000, seed: 6)
+        try FileManager.default.createDirectory(atPath: https.root + "/issues", withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: https.root + "/issues/a.pdf"))
+        let entry = Fixtures.entry(id: "a", download: "issues/a.pdf", size: data.count, sha256: Fixtures.sha256(data))
+        try Fixtures.catalog([entry]).write(to: URL(fileURLWithPath: https.root + "/catalog.plist"))
+        let catalog = https.url("/catalog.plist").absoluteString
+
+        let refused = try runner.run("refresh", "--catalog", catalog)
+        XCTAssertEqual(refused.status, 2, "no catalog: the system's authorities do not know the test authority")
+        XCTAssertTrue(refused.error.contains("certificate could not be verified"), refused.error)
+        XCTAssertEqual(refused.error.split(separator: "\n").count, 1, "one line")
+
+        let trusted = try runner.run("download", "a", "--catalog", catalog, "--ca-file", HTTPSServer.authority)
+        XCTAssertEqual(trusted.status, 0, trusted.error)
+        let listing = try runner.run("list", "--json", "--offline", "--catalog", catalog)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [String: Any])
+        let path = try XCTUnwrap(pdfPath("a", in: json))
+        XCTAssertEqual(FileManager.default.contents(atPath: path), data)
+    }
+
     func testListJSONDescribesTheCatalog() throws {
         serve("a", size: 10_000)
         serveCatalog([Fixtures.entry(id: "a", title: "Alpha", download: "issues/a.pdf", size: 10_000),

@@ -4,12 +4,10 @@ import TestSupport
 import XCTest
 
 /// HTTPS through the real libcurl against a loopback server whose certificate comes from a
-/// test authority (Fixtures/tls, valid until 2125): verified, refused when untrusted or for
-/// another name, and never downgraded to http by a redirect.
+/// test authority (Tests/TestSupport/TLS, valid until 2125): verified, refused when untrusted or
+/// for another name, and never downgraded to http by a redirect.
 final class TLSTests: XCTestCase {
-    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/tls").path
-    private static let authority = fixtures + "/authority.pem"
+    private static let authority = HTTPSServer.authority
 
     private func makeStore(_ harness: StoreHarness, catalog: URL, trusting authority: String?) -> Store {
         var configuration = Store.Configuration(catalogURL: catalog, directories: harness.directories)
@@ -29,7 +27,7 @@ final class TLSTests: XCTestCase {
 
     func testATrustedCertificateLoadsTheCatalogAndDownloads() throws {
         let harness = try StoreHarness()
-        let server = try HTTPSServer(fixtures: Self.fixtures, plainPort: harness.server.port)
+        let server = try HTTPSServer(plainPort: harness.server.port)
         defer { server.stop() }
         let data = Fixtures.pdf(size: 300_000, seed: 5)
         try publish(server.root, download: "issues/a.pdf", data: data)
@@ -45,7 +43,7 @@ final class TLSTests: XCTestCase {
 
     func testAnUntrustedCertificateIsRefusedAndNothingIsCached() throws {
         let harness = try StoreHarness()
-        let server = try HTTPSServer(fixtures: Self.fixtures, plainPort: harness.server.port)
+        let server = try HTTPSServer(plainPort: harness.server.port)
         defer { server.stop() }
         try publish(server.root, download: "issues/a.pdf", data: Fixtures.pdf(size: 1_000))
 
@@ -60,7 +58,7 @@ final class TLSTests: XCTestCase {
 
     func testACertificateForAnotherNameIsRefused() throws {
         let harness = try StoreHarness()
-        let server = try HTTPSServer(fixtures: Self.fixtures, plainPort: harness.server.port)
+        let server = try HTTPSServer(plainPort: harness.server.port)
         defer { server.stop() }
         try publish(server.root, download: "issues/a.pdf", data: Fixtures.pdf(size: 1_000))
 
@@ -73,7 +71,7 @@ final class TLSTests: XCTestCase {
     func testARedirectFromHTTPSToHTTPIsRefused() throws {
         let harness = try StoreHarness()
         harness.policy.maximumAttempts = 1
-        let server = try HTTPSServer(fixtures: Self.fixtures, plainPort: harness.server.port)
+        let server = try HTTPSServer(plainPort: harness.server.port)
         defer { server.stop() }
         let data = Fixtures.pdf(size: 50_000)
         try publish(server.root, download: "to-http/issues/a.pdf", data: data)
@@ -88,44 +86,5 @@ final class TLSTests: XCTestCase {
         XCTAssertTrue(failure.message.contains("https may not be redirected to http"), failure.message)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 0, "the plain server was never asked")
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
-    }
-}
-
-/// Python's HTTPS server on 127.0.0.1 (Fixtures/tls/https_server.py), serving a temporary folder.
-private final class HTTPSServer {
-    let root: String
-    let port: Int
-    private let process: Process
-    private let folder = TemporaryDirectory()
-
-    init(fixtures: String, plainPort: Int) throws {
-        root = folder.path + "/www"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", fixtures + "/https_server.py", root, fixtures + "/server.pem", fixtures + "/server.key", String(plainPort)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            throw NewsstandError(.network, "python3 could not start the HTTPS test server")
-        }
-        self.port = port
-    }
-
-    func url(_ path: String, host: String = "127.0.0.1") -> URL {
-        URL(string: "https://\(host):\(port)\(path)")!
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
     }
 }

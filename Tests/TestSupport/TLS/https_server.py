@@ -1,4 +1,4 @@
-"""An HTTPS server on 127.0.0.1 for the TLS tests: python3 https_server.py ROOT CERT KEY PLAIN_PORT.
+"""An HTTPS server on 127.0.0.1 for the tests (see HTTPSServer.swift): python3 https_server.py ROOT CERT KEY PLAIN_PORT.
 
 Serves the files under ROOT; /to-http/PATH redirects to http://127.0.0.1:PLAIN_PORT/PATH.
 Prints the port it listens on, then serves until it is killed.
