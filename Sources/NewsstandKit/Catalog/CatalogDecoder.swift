@@ -179,11 +179,6 @@ public struct CatalogDecoder: Sendable {
         ))
     }
 
-    /// Resolves a catalog URL; only http and https, or file for a local catalog.
-    static func resolve(_ string: String, against baseURL: URL, allowFiles: Bool) -> URL? {
-        URLResolver(base: baseURL).resolve(string, allowFiles: allowFiles)
-    }
-
     private static func normalizedDigest(_ string: String) -> String? {
         let lower = string.lowercased()
         guard lower.utf8.count == 64, lower.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {

@@ -25,43 +25,86 @@ public enum Formatting {
     /// `2026-01-05` in UTC, or an empty string. Called for every row and every card on screen,
     /// so it formats the fields itself instead of going through a formatter.
     public static func day(_ date: Date?) -> String {
-        guard let date, let fields = utcFields(date) else { return "" }
-        var text = ""
-        text.reserveCapacity(10)
-        appendDigits(&text, Int(fields.tm_year) + 1900, count: 4)
-        text.append("-")
-        appendDigits(&text, Int(fields.tm_mon) + 1, count: 2)
-        text.append("-")
-        appendDigits(&text, Int(fields.tm_mday), count: 2)
-        return text
+        guard let date, let time = UTCTime(date) else { return "" }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(10)
+        time.appendDay(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2026-01-05T08:30:00Z`, as JSON readers expect dates.
     public static func timestamp(_ date: Date) -> String {
-        guard let fields = utcFields(date) else { return "" }
-        var text = day(date)
-        text.append("T")
-        appendDigits(&text, Int(fields.tm_hour), count: 2)
-        text.append(":")
-        appendDigits(&text, Int(fields.tm_min), count: 2)
-        text.append(":")
-        appendDigits(&text, Int(fields.tm_sec), count: 2)
-        text.append("Z")
-        return text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        appendTimestamp(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func utcFields(_ date: Date) -> tm? {
-        let interval = date.timeIntervalSince1970.rounded(.down)
-        guard interval.isFinite, abs(interval) < 1e15 else { return nil }
-        var seconds = time_t(interval)
-        var fields = tm()
-        return gmtime_r(&seconds, &fields) != nil ? fields : nil
+    /// Appends ``timestamp(_:)``'s text as UTF-8 (nothing for a date out of range); `list --json`
+    /// writes one per issue straight into its output.
+    public static func appendTimestamp(_ date: Date, to bytes: inout [UInt8]) {
+        guard let time = UTCTime(date) else { return }
+        time.appendDay(to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        UTCTime.append(time.hour, digits: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        UTCTime.append(time.minute, digits: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        UTCTime.append(time.second, digits: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
-    private static func appendDigits(_ text: inout String, _ value: Int, count: Int) {
-        if value < 0 { text.append("-") }
-        let digits = String(abs(value))
-        if digits.count < count { text.append(String(repeating: "0", count: count - digits.count)) }
-        text.append(digits)
+    /// A date's calendar fields in UTC, computed directly from the seconds since 1970.
+    private struct UTCTime {
+        var year, month, day, hour, minute, second: Int
+
+        init?(_ date: Date) {
+            let interval = date.timeIntervalSince1970.rounded(.down)
+            guard interval.isFinite, abs(interval) < 1e15 else { return nil }
+            let seconds = Int(interval)
+            var days = seconds / 86_400
+            var secondOfDay = seconds % 86_400
+            if secondOfDay < 0 {
+                secondOfDay += 86_400
+                days -= 1
+            }
+            // Civil date from days since 1970 (Howard Hinnant's algorithm).
+            let shifted = days + 719_468
+            let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+            let dayOfEra = shifted - era * 146_097
+            let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+            let monthIndex = (5 * dayOfYear + 2) / 153
+            day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+            month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+            year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+            hour = secondOfDay / 3_600
+            minute = secondOfDay / 60 % 60
+            second = secondOfDay % 60
+        }
+
+        func appendDay(to bytes: inout [UInt8]) {
+            Self.append(year, digits: 4, to: &bytes)
+            bytes.append(UInt8(ascii: "-"))
+            Self.append(month, digits: 2, to: &bytes)
+            bytes.append(UInt8(ascii: "-"))
+            Self.append(day, digits: 2, to: &bytes)
+        }
+
+        /// `value` in decimal with at least `digits` digits.
+        static func append(_ value: Int, digits: Int, to bytes: inout [UInt8]) {
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            let magnitude = value.magnitude
+            var divisor: UInt = 1
+            var count = 1
+            while count < digits || magnitude / divisor >= 10 {
+                divisor *= 10
+                count += 1
+            }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+                divisor /= 10
+            }
+        }
     }
 }

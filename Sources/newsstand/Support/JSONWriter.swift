@@ -77,54 +77,12 @@ struct JSONWriter {
         integer(value)
     }
 
-    /// A date as `"2026-01-05T08:30:00Z"` (UTC), written digit by digit: `list --json` writes one per issue.
+    /// A date as `"2026-01-05T08:30:00Z"`.
     mutating func timestamp(_ date: Date) {
-        let interval = date.timeIntervalSince1970.rounded(.down)
-        guard interval.isFinite, abs(interval) < 1e13 else { return string("") }
         separate()
-        let seconds = Int64(interval)
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        // Civil date from days since 1970 (Howard Hinnant's algorithm).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        guard (0...9999).contains(year) else {
-            bytes.append(contentsOf: "\"\(Formatting.timestamp(date))\"".utf8)
-            needsComma = true
-            return
-        }
-        func digits(_ value: Int64, _ count: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
-                divisor /= 10
-            }
-        }
         bytes.append(UInt8(ascii: "\""))
-        digits(year, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(secondOfDay / 3_600, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay / 60 % 60, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 60, 2)
-        bytes.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
+        Formatting.appendTimestamp(date, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
