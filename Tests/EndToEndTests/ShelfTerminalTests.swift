@@ -44,6 +44,28 @@ final class ShelfTerminalTests: XCTestCase {
         slowIssue = Data()
     }
 
+    /// A shelf downloading the slow issue (Beta), with part of it already sent.
+    private func startSlowDownload() throws -> TmuxSession {
+        let shelf = try startShelf()
+        try shelf.send("l")
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitForScreen { $0.contains("█") && $0.contains("%") }, shelf.screen())
+        XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/beta.pdf") > 300_000 })
+        return shelf
+    }
+
+    /// After the first shelf ended mid-download: a new one finishes Beta with a Range request.
+    private func assertNextStartResumesTheSlowDownload(file: StaticString = #filePath, line: UInt = #line) throws {
+        server.serve("/issues/beta.pdf", .init(body: slowIssue, etag: "\"b\""))
+        let second = try startShelf()
+        XCTAssertTrue(second.waitFor("READ"), second.screen(), file: file, line: line)
+        let range = try XCTUnwrap(server.requests(for: "/issues/beta.pdf").last?.headers["range"], "resumed, not restarted",
+                                  file: file, line: line)
+        XCTAssertTrue(range.hasPrefix("bytes=") && range != "bytes=0-", range, file: file, line: line)
+        try second.send("q")
+        XCTAssertTrue(second.waitFor("EXIT=0"), second.screen(), file: file, line: line)
+    }
+
     private func startShelf(_ extra: [String: String] = [:], width: Int = 100, height: Int = 30) throws -> TmuxSession {
         let session = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL],
                                       environment: environment.merging(extra) { $1 }, width: width, height: height)
@@ -109,11 +131,7 @@ final class ShelfTerminalTests: XCTestCase {
     }
 
     func testQuitDuringADownloadAsksAndTheDownloadResumesNextTime() throws {
-        let first = try startShelf()
-        try first.send("l")
-        try first.send("Enter")
-        XCTAssertTrue(first.waitForScreen { $0.contains("█") && $0.contains("%") }, first.screen())
-        XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/beta.pdf") > 300_000 })
+        let first = try startSlowDownload()
         // Resizing during a download keeps the bar.
         try first.resize(width: 60, height: 20)
         XCTAssertTrue(first.waitForScreen { $0.contains("%") && !$0.contains("Details") }, first.screen())
@@ -124,14 +142,7 @@ final class ShelfTerminalTests: XCTestCase {
         try first.send("y")
         XCTAssertTrue(first.waitFor("EXIT=0"), first.screen())
 
-        server.serve("/issues/beta.pdf", .init(body: slowIssue, etag: "\"b\""))
-        let second = try startShelf()
-        XCTAssertTrue(second.waitFor("READ"), second.screen())
-        let resumed = try XCTUnwrap(server.requests(for: "/issues/beta.pdf").last)
-        let range = try XCTUnwrap(resumed.headers["range"])
-        XCTAssertTrue(range.hasPrefix("bytes=") && range != "bytes=0-", range)
-        try second.send("q")
-        XCTAssertTrue(second.waitFor("EXIT=0"), second.screen())
+        try assertNextStartResumesTheSlowDownload()
     }
 
     func testCoversArriveInTheBackgroundAndAreDrawnIn256Colours() throws {
@@ -150,20 +161,12 @@ final class ShelfTerminalTests: XCTestCase {
     }
 
     func testAClosedTerminalKeepsTheDownloadForNextTime() throws {
-        let first = try startShelf()
-        try first.send("l")
-        try first.send("Enter")
-        XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/beta.pdf") > 300_000 })
+        let first = try startSlowDownload()
         let pid = try XCTUnwrap(first.programPID())
         try first.tmux(["kill-server"])
         XCTAssertTrue(waitUntil { kill(pid, 0) != 0 }, "the shelf exits when its terminal closes")
 
-        server.serve("/issues/beta.pdf", .init(body: slowIssue, etag: "\"b\""))
-        let second = try startShelf()
-        XCTAssertTrue(second.waitFor("READ"), second.screen())
-        XCTAssertNotEqual(server.requests(for: "/issues/beta.pdf").last?.headers["range"], nil, "resumed, not restarted")
-        try second.send("q")
-        XCTAssertTrue(second.waitFor("EXIT=0"))
+        try assertNextStartResumesTheSlowDownload()
     }
 
     func testAnOpenerFailureShowsInTheStatusLine() throws {
@@ -189,22 +192,12 @@ final class ShelfTerminalTests: XCTestCase {
     }
 
     func testSIGINTDuringADownloadRestoresTheTerminalAndTheNextStartResumes() throws {
-        let first = try startShelf()
-        try first.send("l")
-        try first.send("Enter")
-        XCTAssertTrue(first.waitForScreen { $0.contains("█") && $0.contains("%") }, first.screen())
-        XCTAssertTrue(server.wait { $0.bodyBytesSent(for: "/issues/beta.pdf") > 300_000 })
+        let first = try startSlowDownload()
         kill(try XCTUnwrap(first.programPID()), SIGINT)
         XCTAssertTrue(first.waitFor("EXIT=130"), first.screen())
         XCTAssertFalse(first.screen().contains("newsstand ·"), "the shelf is gone and the shell's screen is back")
 
-        server.serve("/issues/beta.pdf", .init(body: slowIssue, etag: "\"b\""))
-        let second = try startShelf()
-        XCTAssertTrue(second.waitFor("READ"), second.screen())
-        let range = try XCTUnwrap(server.requests(for: "/issues/beta.pdf").last?.headers["range"])
-        XCTAssertTrue(range.hasPrefix("bytes=") && range != "bytes=0-", range)
-        try second.send("q")
-        XCTAssertTrue(second.waitFor("EXIT=0"), second.screen())
+        try assertNextStartResumesTheSlowDownload()
     }
 
     func testSIGTERMRestoresTheTerminal() throws {

@@ -14,20 +14,6 @@ enum PropertyListValue: Sendable, Equatable {
     case data(Data)
     case array([PropertyListValue])
     case dictionary(PropertyListDictionary)
-
-    /// What the value is, for messages.
-    var kind: String {
-        switch self {
-        case .string: "a string"
-        case .integer: "an integer"
-        case .real: "a real number"
-        case .boolean: "a boolean"
-        case .date: "a date"
-        case .data: "data"
-        case .array: "an array"
-        case .dictionary: "a dictionary"
-        }
-    }
 }
 
 /// The keys and values of a property-list dictionary in file order. Catalog dictionaries have a
@@ -54,8 +40,6 @@ struct PropertyListDictionary: Sendable, Equatable {
         }
         return nil
     }
-
-    var count: Int { pairs.count }
 
     static func == (lhs: PropertyListDictionary, rhs: PropertyListDictionary) -> Bool {
         lhs.pairs.count == rhs.pairs.count && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.key == $1.key && $0.value == $1.value }
