@@ -20,6 +20,19 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def peer_python():
+    """The Python the plistlib peer runs on: Debian's own, which `make bench-deps` installs.
+
+    `python3` on PATH may be a version manager's shim (a shell script that adds tens of
+    milliseconds to every start) or a build without Debian's optimisations; either would make the
+    peer look slower than what a user of this machine runs.
+    """
+    for candidate in ("/usr/bin/python3", shutil.which("python3"), sys.executable):
+        if candidate and os.path.exists(candidate):
+            return os.path.realpath(candidate)
+    raise SystemExit("no python3 to compare against")
+
+
 def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -261,7 +274,7 @@ def figure_list(args, work, rows, nginx, served):
             def prepare(tool, out, name=name, cached=cached):
                 if tool == "newsstand":
                     return [args.binary, "list", "--json", "--offline", "--catalog", nginx.url(name)], newsstand_env(cached)
-                return ["python3", "-c", "import plistlib, sys; plistlib.load(open(sys.argv[1], 'rb'))",
+                return [args.python, "-c", "import plistlib, sys; plistlib.load(open(sys.argv[1], 'rb'))",
                         os.path.join(served, name)], None
 
             compare(args, work, rows, f"list --json, {count} issues, {kind}", prepare, ["newsstand", "python3 plistlib"],
@@ -407,6 +420,8 @@ def main():
         args.parallel_size = 1 << 20
         args.cover_count = 20
         args.list_sizes = [100]
+    args.python = peer_python()
+    print(f"peers: {args.python} (python3 plistlib), {shutil.which('curl')}, {shutil.which('wget')}")
     work = tempfile.mkdtemp(prefix="newsstand-bench-")
     os.chmod(work, 0o755)  # nginx workers may run as another user
     rows = []

@@ -117,20 +117,57 @@ final class CatalogDecoderTests: XCTestCase {
     }
 
     func testALargeCatalogCheckedInPiecesKeepsOrderWarningsAndDuplicates() throws {
-        // Over 8,192 entries are checked on every core: the result must not depend on it.
+        // Over 8,192 entries are checked on every core (a binary one is also read there): the
+        // result must not depend on it.
         var entries: [Any] = (0..<10_000).map { Fixtures.entry(id: "i\($0)", download: "issues/i\($0).pdf") }
         entries[3_000] = ["ID": "../bad", "Title": "x", "Download URL": "a.pdf"]
         entries[7_000] = Fixtures.entry(id: "i5", download: "again.pdf")
         entries[9_999] = "not a dictionary"
-        let catalog = try CatalogDecoder().decode(Fixtures.catalog(entries), baseURL: base)
-        XCTAssertEqual(catalog.entries.count, 9_997)
-        XCTAssertEqual(catalog.entries.first?.id, "i0")
-        XCTAssertEqual(catalog.entries.last?.id, "i9998")
-        XCTAssertEqual(catalog.entries.first { $0.id == "i5" }?.downloadURL.lastPathComponent, "i5.pdf", "the first of a duplicate wins")
-        XCTAssertEqual(catalog.warnings.count, 3)
-        XCTAssertTrue(catalog.warnings[0].hasPrefix("Skipped issue 3001"), catalog.warnings[0])
-        XCTAssertTrue(catalog.warnings[1].hasPrefix("Skipped issue 7001") && catalog.warnings[1].contains("used twice"), catalog.warnings[1])
-        XCTAssertTrue(catalog.warnings[2].hasPrefix("Skipped issue 10000"), catalog.warnings[2])
+        for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+            for title in ["Big", nil] {
+                let catalog = try CatalogDecoder().decode(Fixtures.catalog(entries, title: title, format: format), baseURL: base)
+                XCTAssertEqual(catalog.title, title)
+                XCTAssertEqual(catalog.entries.count, 9_997)
+                XCTAssertEqual(catalog.entries.first?.id, "i0")
+                XCTAssertEqual(catalog.entries.last?.id, "i9998")
+                XCTAssertEqual(catalog.entries.map(\.id), (0..<9_999).filter { $0 != 3_000 && $0 != 7_000 }.map { "i\($0)" })
+                XCTAssertEqual(catalog.entries.first { $0.id == "i5" }?.downloadURL.lastPathComponent, "i5.pdf", "the first of a duplicate wins")
+                XCTAssertEqual(catalog.warnings.count, 3)
+                XCTAssertTrue(catalog.warnings[0].hasPrefix("Skipped issue 3001"), catalog.warnings[0])
+                XCTAssertTrue(catalog.warnings[1].hasPrefix("Skipped issue 7001") && catalog.warnings[1].contains("used twice"), catalog.warnings[1])
+                XCTAssertTrue(catalog.warnings[2].hasPrefix("Skipped issue 10000"), catalog.warnings[2])
+            }
+        }
+    }
+
+    func testABadObjectInAnyPieceOfABinaryCatalogRefusesTheCatalog() {
+        // 10,000 items that all name one dictionary {"ID": "a"}, but for one that names a set.
+        for bad in [0, 5_000, 9_999] {
+            let objects: [[UInt8]] = [
+                [0xD1, 1, 2],                       // 0: {"ID": "a"}
+                [0x52] + Array("ID".utf8),          // 1
+                [0x51] + Array("a".utf8),           // 2
+                [0xC0],                             // 3: an empty set
+                [0xAF, 0x11, 0x27, 0x10] + (0..<10_000).map { $0 == bad ? 3 : 0 },  // 4: the root array
+            ]
+            XCTAssertThrowsError(try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base), "item \(bad)") { error in
+                XCTAssertEqual((error as? NewsstandError)?.code, .invalidCatalog)
+                XCTAssertTrue((error as? NewsstandError)?.message.contains("contains a set") ?? false, "\(error)")
+            }
+        }
+    }
+
+    func testSharedObjectsCannotExpandABinaryCatalogReadInPieces() {
+        // 10,000 items that each name the top of a tree of 16^10 leaves: the budget is shared out
+        // between the pieces, so the whole stays bounded.
+        var objects: [[UInt8]] = [[0x09]]
+        for level in 1...10 { objects.append([0xAF, 0x10, 16] + [UInt8](repeating: UInt8(level - 1), count: 16)) }
+        objects.append([0xAF, 0x11, 0x27, 0x10] + [UInt8](repeating: 10, count: 10_000))
+        let started = Date()
+        XCTAssertThrowsError(try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base)) { error in
+            XCTAssertTrue((error as? NewsstandError)?.message.contains("expands to more than") ?? false, "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60, "stopped by the budget, not by running out of leaves")
     }
 
     func testIssueIDRules() {

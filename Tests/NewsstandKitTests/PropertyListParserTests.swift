@@ -115,28 +115,18 @@ final class PropertyListParserTests: XCTestCase {
         for level in 1...12 {
             objects.append([0xAF, 0x10, 16] + [UInt8](repeating: UInt8(level - 1), count: 16))
         }
-        var file = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(file.count)
-            file += object
-        }
-        let table = file.count
-        for offset in offsets { file += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-        file += [0, 0, 0, 0, 0, 0, 2, 1]
-        file += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
-        file += [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count - 1)]
-        file += [0, 0, 0, 0, 0, 0, UInt8(table >> 8), UInt8(table & 0xFF)]
-
         let started = Date()
-        XCTAssertThrowsError(try BinaryPropertyListParser.parse(Data(file), maximumDepth: 16, maximumValues: 1_000_000)) { error in
+        XCTAssertThrowsError(try BinaryPropertyListParser.parse(Fixtures.binaryPropertyList(objects), maximumDepth: 16,
+                                                                maximumValues: 1_000_000)) { error in
             XCTAssertTrue((error as? PropertyListError)?.reason.contains("expands to more than") ?? false, "\(error)")
         }
         print("refused the expanding binary plist in \(Date().timeIntervalSince(started)) s")
         // And a reference cycle ends at the nesting limit.
-        var cycle = file
-        cycle[offsets[12] + 3] = 12
-        XCTAssertThrowsError(try BinaryPropertyListParser.parse(Data(cycle), maximumDepth: 16))
+        var cycle = objects
+        cycle[12][3] = 12
+        XCTAssertThrowsError(try BinaryPropertyListParser.parse(Fixtures.binaryPropertyList(cycle), maximumDepth: 16)) { error in
+            XCTAssertTrue((error as? PropertyListError)?.reason.contains("nests deeper") ?? false, "\(error)")
+        }
     }
 
     func testRelativeURLsResolveAsFoundationResolvesThem() {
@@ -146,12 +136,19 @@ final class PropertyListParserTests: XCTestCase {
                           "//cdn.example.test/a.pdf", "?only=query", "#fragment", "https://other.test/x.pdf", "HTTP://Upper.test/x",
                           "a%20b.pdf", "v1.2/x.pdf", "x.", "file.pdf.", "ftp://example.test/a", "mailto:x@example.test",
                           "http://:80/x", "http://user@/x", "http://user:pw@host.test:81/x", "http://[::1]:8080/x", "https:no-slashes",
-                          "http:///path", "//:9/x", "http://h.test?q", "http://h.test#f"]
+                          "http:///path", "//:9/x", "http://h.test?q", "http://h.test#f",
+                          "a%2Fb.pdf", "a%2.pdf", "a%zz.pdf", "a%", "a b.pdf", "é.pdf", "a/b:c.pdf", "1a:b.pdf", "a\\b.pdf",
+                          "a\"b.pdf", "a<b>.pdf", "a{b}.pdf", "a|b.pdf", "a^b.pdf", "a`b.pdf", "~u/a_b-c!$&'()*+,;=@.pdf",
+                          "http://h-1.test:8080/a/b.pdf", "https://h.test:/x", "http://h.test:99999/x", "http://h_t.test/x",
+                          "http://h.test:8a/x", "http://h.test/a%41", "https://H.test/X", "http://h.test"]
         for base in bases {
             let baseURL = URL(string: base)!
             let resolver = URLResolver(base: baseURL)
             for reference in references {
-                let ours = resolver.resolve(reference, allowFiles: true)?.absoluteString
+                let ours = resolver.resolve(reference, allowFiles: true)
+                if let ours {
+                    XCTAssertEqual(URL(string: ours)?.absoluteString, ours, "\(reference) against \(base) reads back unchanged")
+                }
                 let foundation = URL(string: reference, relativeTo: baseURL)?.absoluteURL
                 let expected = foundation.flatMap { url -> String? in
                     let scheme = url.scheme?.lowercased()

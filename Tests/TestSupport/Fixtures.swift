@@ -37,6 +37,26 @@ public enum Fixtures {
     }
 
     /// A catalog property list: a dictionary with `Title` and `Issues`, or a bare array.
+    /// A binary property list (`bplist00`) of `objects`, each given as its encoded bytes, with
+    /// one-byte references and four-byte offsets; the last object is the top.
+    public static func binaryPropertyList(_ objects: [[UInt8]]) -> Data {
+        var file = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(file.count)
+            file += object
+        }
+        let table = file.count
+        var trailer = [UInt8](repeating: 0, count: 32)
+        trailer[6] = 4
+        trailer[7] = 1
+        trailer[15] = UInt8(objects.count)
+        trailer[23] = UInt8(objects.count - 1)
+        for (index, byte) in withUnsafeBytes(of: UInt64(table).bigEndian, Array.init).enumerated() { trailer[24 + index] = byte }
+        for offset in offsets { file += withUnsafeBytes(of: UInt32(offset).bigEndian, Array.init) }
+        return Data(file + trailer)
+    }
+
     public static func catalog(_ entries: [Any], title: String? = "Test Monthly", format: PropertyListSerialization.PropertyListFormat = .xml) -> Data {
         let root: Any = title.map { ["Title": $0, "Issues": entries] as [String: Any] } ?? entries
         return try! PropertyListSerialization.data(fromPropertyList: root, format: format, options: 0)

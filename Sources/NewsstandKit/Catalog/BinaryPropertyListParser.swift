@@ -8,7 +8,10 @@ import Foundation
 /// 100,000-issue catalog holds), and cycles end at the nesting limit.
 /// Sets and UIDs, which a catalog never holds, are refused (a corrupted set once crashed
 /// Foundation's parser, found by fuzzing).
-struct BinaryPropertyListParser {
+///
+/// Sendable so that parts of one document can be read on several threads: a parser only reads
+/// its bytes, which ``withDocument(_:maximumDepth:maximumValues:_:)`` keeps alive and unchanged.
+struct BinaryPropertyListParser: @unchecked Sendable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maximumDepth: Int
     private var offsetSize = 0
@@ -26,15 +29,80 @@ struct BinaryPropertyListParser {
     }
 
     static func parse(_ data: Data, maximumDepth: Int, maximumValues: Int = 16_000_000) throws(PropertyListError) -> PropertyListValue {
-        let result = data.withUnsafeBytes { raw -> Result<PropertyListValue, PropertyListError> in
+        try withDocument(data, maximumDepth: maximumDepth, maximumValues: maximumValues) { parser, top throws(PropertyListError) in
+            try parser.value(top, depth: 0)
+        }
+    }
+
+    /// Checks the trailer and hands `body` a parser and the top object's reference, so that a
+    /// caller can read the document a part at a time (see ``children(_:depth:)``).
+    static func withDocument<Result>(
+        _ data: Data, maximumDepth: Int, maximumValues: Int = 16_000_000,
+        _ body: (inout BinaryPropertyListParser, Int) throws(PropertyListError) -> Result
+    ) throws(PropertyListError) -> Result {
+        let result = data.withUnsafeBytes { raw -> Swift.Result<Result, PropertyListError> in
             var parser = BinaryPropertyListParser(
                 bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth, maximumValues: maximumValues)
-            return Result { () throws(PropertyListError) in try parser.document() }
+            return Swift.Result { () throws(PropertyListError) in
+                let top = try parser.topReference()
+                return try body(&parser, top)
+            }
         }
         return try result.get()
     }
 
-    private mutating func document() throws(PropertyListError) -> PropertyListValue {
+    /// The whole value of an object and everything under it.
+    mutating func value(_ reference: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        try object(reference, depth: depth)
+    }
+
+    /// What an array or dictionary holds, as references not yet read (a dictionary's keys are
+    /// read), or nil for any other object. Counts as one value against the budget.
+    mutating func children(_ reference: Int, depth: Int) throws(PropertyListError) -> Children? {
+        budget -= 1
+        guard budget >= 0 else { throw PropertyListError("it expands to more than \(maximumValues) values") }
+        let start = try objectStart(reference)
+        let marker = bytes[start]
+        switch marker >> 4 {
+        case 0xA:
+            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            let (first, length) = try extent(start, low: Int(marker & 0x0F), unit: referenceSize)
+            var items: [Int] = []
+            items.reserveCapacity(length / referenceSize)
+            for item in 0..<length / referenceSize { items.append(try objectReference(at: first + item * referenceSize)) }
+            return .array(items)
+        case 0xD:
+            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            let (first, length) = try extent(start, low: Int(marker & 0x0F), unit: 2 * referenceSize)
+            let count = length / (2 * referenceSize)
+            var pairs: [(key: String, value: Int)] = []
+            pairs.reserveCapacity(count)
+            for item in 0..<count {
+                guard case .string(let key) = try object(try objectReference(at: first + item * referenceSize), depth: depth + 1) else {
+                    throw PropertyListError("a dictionary key is not a string")
+                }
+                pairs.append((key, try objectReference(at: first + (count + item) * referenceSize)))
+            }
+            return .dictionary(pairs)
+        default:
+            return nil
+        }
+    }
+
+    enum Children {
+        case array([Int])
+        case dictionary([(key: String, value: Int)])
+    }
+
+    /// Parsers for `count` threads reading parts of the same document, each allowed an equal
+    /// share of what is left of the budget.
+    func split(into count: Int) -> [BinaryPropertyListParser] {
+        var share = self
+        share.budget = max(0, budget) / max(1, count)
+        return Array(repeating: share, count: count)
+    }
+
+    private mutating func topReference() throws(PropertyListError) -> Int {
         guard bytes.count >= 8 + 32, memcmp(bytes.baseAddress!, "bplist00", 8) == 0 else {
             throw PropertyListError("too short")
         }
@@ -50,16 +118,21 @@ struct BinaryPropertyListParser {
         else { throw PropertyListError("bad offset table") }
         objectCount = count
         tableOffset = table
-        return try object(top, depth: 0)
+        return top
+    }
+
+    private func objectStart(_ reference: Int) throws(PropertyListError) -> Int {
+        guard reference < objectCount,
+              let start = unsigned(at: tableOffset + reference * offsetSize, size: offsetSize),
+              start >= 8, start < tableOffset
+        else { throw PropertyListError("an object lies outside the file") }
+        return start
     }
 
     private mutating func object(_ reference: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
         budget -= 1
         guard budget >= 0 else { throw PropertyListError("it expands to more than \(maximumValues) values") }
-        guard reference < objectCount,
-              let start = unsigned(at: tableOffset + reference * offsetSize, size: offsetSize),
-              start >= 8, start < tableOffset
-        else { throw PropertyListError("an object lies outside the file") }
+        let start = try objectStart(reference)
         let marker = bytes[start]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {

@@ -8,10 +8,24 @@ public struct Catalog: Sendable, Equatable {
     public var entries: [CatalogEntry]
     /// One line per entry that was skipped, naming it and saying why.
     public var warnings: [String]
+    /// Where each ID is in ``entries``: made once while loading, then used by the store.
+    let positions: [String: Int]
 
     public init(title: String?, entries: [CatalogEntry], warnings: [String] = []) {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(entries.count)
+        for (position, entry) in entries.enumerated() where positions[entry.id] == nil { positions[entry.id] = position }
+        self.init(title: title, entries: entries, warnings: warnings, positions: positions)
+    }
+
+    init(title: String?, entries: [CatalogEntry], warnings: [String], positions: [String: Int]) {
         self.title = title
         self.entries = entries
         self.warnings = warnings
+        self.positions = positions
+    }
+
+    public static func == (lhs: Catalog, rhs: Catalog) -> Bool {
+        lhs.title == rhs.title && lhs.entries == rhs.entries && lhs.warnings == rhs.warnings
     }
 }

@@ -24,64 +24,126 @@ public struct CatalogDecoder: Sendable {
         guard data.count <= maximumSize else {
             throw NewsstandError(.invalidCatalog, "The catalog is \(data.count) bytes, more than the \(maximumSize) allowed.")
         }
-        let root = try Self.parse(data, maximumDepth: maximumDepth)
-
-        let title: String?
-        let items: [PropertyListValue]
-        switch root {
-        case .array(let array):
-            title = nil
-            items = array
-        case .dictionary(let dictionary):
-            guard case .array(let array)? = dictionary["Issues"] else {
-                throw NewsstandError(.invalidCatalog, "The catalog's root dictionary has no `Issues` array.")
+        let checker = EntryChecker(resolver: URLResolver(base: baseURL), allowFiles: baseURL.isFileURL)
+        let (title, results): (String?, [Result<CatalogEntry, Warning>])
+        do {
+            if data.starts(with: Array("bplist00".utf8)) {
+                (title, results) = try Self.decodeBinary(data, maximumDepth: maximumDepth, checker: checker)
+            } else {
+                let start = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+                guard start.first == UInt8(ascii: "<") else {
+                    throw NewsstandError(.invalidCatalog, "The catalog is not a property list (neither XML nor binary).")
+                }
+                let root = try XMLPropertyListParser.parse(data, maximumDepth: maximumDepth)
+                let items: [PropertyListValue]
+                (title, items) = try Self.issues(in: root)
+                results = try Self.inPieces(items.count) { range, _ throws(PropertyListError) in
+                    range.map { checker.entry(from: items[$0], index: $0) }
+                }
             }
-            if case .string(let string)? = dictionary["Title"] { title = string } else { title = nil }
-            items = array
-        default:
-            throw NewsstandError(.invalidCatalog, "The catalog's root must be an array of issues or a dictionary with `Issues`.")
+        } catch let error as PropertyListError {
+            throw Self.failure(error, data: data, maximumDepth: maximumDepth)
+        } catch let error as NewsstandError {
+            throw error
+        } catch {
+            throw NewsstandError(.invalidCatalog, "The catalog is not a valid property list.")
         }
 
-        let allowFiles = baseURL.isFileURL
-        let resolver = URLResolver(base: baseURL)
         var entries: [CatalogEntry] = []
-        entries.reserveCapacity(items.count)
+        entries.reserveCapacity(results.count)
         var warnings: [String] = []
-        var seen = Set<String>(minimumCapacity: items.count)
-        for (index, result) in Self.entries(items, resolver: resolver, allowFiles: allowFiles).enumerated() {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(results.count)
+        for (index, result) in results.enumerated() {
             switch result {
             case .success(let entry):
-                if seen.insert(entry.id).inserted {
-                    entries.append(entry)
-                } else {
+                // One lookup for the usual new ID; a duplicate puts the first one's position back.
+                if let first = positions.updateValue(entries.count, forKey: entry.id) {
+                    positions[entry.id] = first
                     warnings.append("Skipped issue \(index + 1) (ID \(Self.quoted(entry.id))): the ID is used twice.")
+                } else {
+                    entries.append(entry)
                 }
             case .failure(let warning):
                 warnings.append(warning.message)
             }
         }
-        return Catalog(title: title, entries: entries, warnings: warnings)
+        return Catalog(title: title, entries: entries, warnings: warnings, positions: positions)
     }
+
+    /// The root's title and issues: an array of issues, or a dictionary with `Issues` and `Title`.
+    private static func issues(in root: PropertyListValue) throws(NewsstandError) -> (String?, [PropertyListValue]) {
+        switch root {
+        case .array(let array):
+            return (nil, array)
+        case .dictionary(let dictionary):
+            guard case .array(let array)? = dictionary["Issues"] else { throw missingIssues }
+            if case .string(let string)? = dictionary["Title"] { return (string, array) }
+            return (nil, array)
+        default:
+            throw notACatalog
+        }
+    }
+
+    /// A binary catalog is read an issue at a time, straight from its object table and on every
+    /// core, without first building the whole tree.
+    private static func decodeBinary(_ data: Data, maximumDepth: Int, checker: EntryChecker)
+        throws -> (String?, [Result<CatalogEntry, Warning>]) {
+        try BinaryPropertyListParser.withDocument(data, maximumDepth: maximumDepth) { parser, top throws(PropertyListError) in
+            var title: String?
+            let items: [Int]
+            var itemDepth = 1
+            switch try parser.children(top, depth: 0) {
+            case .array(let references)?:
+                items = references
+            case .dictionary(let pairs)?:
+                // As in any dictionary, a repeated key keeps its last value.
+                guard let issues = pairs.last(where: { $0.key == "Issues" }),
+                      case .array(let references)? = try parser.children(issues.value, depth: 1) else {
+                    throw PropertyListError(Self.missingIssuesReason)
+                }
+                items = references
+                itemDepth = 2
+                if let entry = pairs.last(where: { $0.key == "Title" }), case .string(let string) = try parser.value(entry.value, depth: 1) {
+                    title = string
+                }
+            case nil:
+                throw PropertyListError(Self.notACatalogReason)
+            }
+            let readers = parser.split(into: Pieces.count(for: items.count))
+            let depth = itemDepth
+            return (title, try inPieces(items.count) { range, piece throws(PropertyListError) in
+                var reader = readers[piece]
+                var checked: [Result<CatalogEntry, Warning>] = []
+                checked.reserveCapacity(range.count)
+                for index in range {
+                    checked.append(checker.entry(from: try reader.value(items[index], depth: depth), index: index))
+                }
+                return checked
+            })
+        }
+    }
+
+    private static let missingIssuesReason = "The catalog's root dictionary has no `Issues` array."
+    private static let notACatalogReason = "The catalog's root must be an array of issues or a dictionary with `Issues`."
+    private static let missingIssues = NewsstandError(.invalidCatalog, missingIssuesReason)
+    private static let notACatalog = NewsstandError(.invalidCatalog, notACatalogReason)
 
     private struct Warning: Error {
         let message: String
     }
 
-    /// Each item's entry or warning, in order. Parsing URLs is most of the cost, and entries
-    /// are independent: a large catalog is cut into pieces checked on every core at once.
-    private static func entries(_ items: [PropertyListValue], resolver: URLResolver, allowFiles: Bool) -> [Result<CatalogEntry, Warning>] {
-        let pieces = items.count < 8_192 ? 1 : min(16, ProcessInfo.processInfo.activeProcessorCount * 2)
-        if pieces == 1 {
-            return items.indices.map { entry(from: items[$0], index: $0, resolver: resolver, allowFiles: allowFiles) }
-        }
-        let results = Locked<[[Result<CatalogEntry, Warning>]]>(Array(repeating: [], count: pieces))
-        let pieceSize = (items.count + pieces - 1) / pieces
-        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-            let range = (piece * pieceSize)..<min(items.count, (piece + 1) * pieceSize)
-            let checked = range.map { entry(from: items[$0], index: $0, resolver: resolver, allowFiles: allowFiles) }
-            results.withLock { $0[piece] = checked }
-        }
-        return results.withLock { $0.flatMap { $0 } }
+    /// The results of `body` for each piece of `0..<count`, joined in order: entries are
+    /// independent, and a large catalog is checked on every core at once.
+    private static func inPieces<Element: Sendable>(
+        _ count: Int, _ body: @Sendable (Range<Int>, Int) throws(PropertyListError) -> [Element]
+    ) throws(PropertyListError) -> [Element] {
+        let pieces = try Pieces.map(count, body)
+        if pieces.count == 1 { return pieces[0] }
+        var all: [Element] = []
+        all.reserveCapacity(count)
+        for piece in pieces { all.append(contentsOf: piece) }
+        return all
     }
 
     /// The keys an issue dictionary may have.
@@ -106,77 +168,83 @@ public struct CatalogDecoder: Sendable {
         }
     }
 
-    private static func entry(from item: PropertyListValue, index: Int, resolver: URLResolver, allowFiles: Bool) -> Result<CatalogEntry, Warning> {
-        guard case .dictionary(let dictionary) = item else {
-            return .failure(Warning(message: "Skipped issue \(index + 1): it is not a dictionary."))
-        }
-        // One pass over the pairs; a repeated key keeps its last value.
-        var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary: PropertyListValue?
-        for pair in dictionary.pairs {
-            switch Key(pair.key) {
-            case .id?: id = pair.value
-            case .title?: title = pair.value
-            case .releaseDate?: releaseDate = pair.value
-            case .coverURL?: coverURL = pair.value
-            case .downloadURL?: downloadURL = pair.value
-            case .free?: free = pair.value
-            case .size?: size = pair.value
-            case .sha256?: sha256 = pair.value
-            case .summary?: summary = pair.value
-            case nil: break
+    /// Turns one item into an entry, or the warning that says why it is skipped.
+    private struct EntryChecker: Sendable {
+        let resolver: URLResolver
+        let allowFiles: Bool
+
+        func entry(from item: PropertyListValue, index: Int) -> Result<CatalogEntry, Warning> {
+            guard case .dictionary(let dictionary) = item else {
+                return .failure(Warning(message: "Skipped issue \(index + 1): it is not a dictionary."))
             }
-        }
-        guard case .string(let issueID)? = id else {
-            return .failure(Warning(message: "Skipped issue \(index + 1): `ID` is missing or not a string."))
-        }
-        // Messages are made only for entries that are skipped.
-        func skip(_ reason: String) -> Result<CatalogEntry, Warning> {
-            .failure(Warning(message: "Skipped issue \(index + 1) (ID \(quoted(issueID))): \(reason)"))
-        }
-        guard IssueID.isValid(issueID) else { return skip("the ID is not a safe file name (letters, digits, . _ - only).") }
-        guard case .string(let issueTitle)? = title else { return skip("`Title` is missing or not a string.") }
-        guard case .string(let downloadString)? = downloadURL else { return skip("`Download URL` is missing or not a string.") }
-        guard let download = resolver.resolve(downloadString, allowFiles: allowFiles) else {
-            return skip("`Download URL` is not an http or https URL.")
-        }
-        var cover: URL?
-        if let coverURL {
-            guard case .string(let string) = coverURL, let url = resolver.resolve(string, allowFiles: allowFiles) else {
-                return skip("`Cover URL` is not an http or https URL.")
+            // One pass over the pairs; a repeated key keeps its last value.
+            var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary: PropertyListValue?
+            for pair in dictionary.pairs {
+                switch Key(pair.key) {
+                case .id?: id = pair.value
+                case .title?: title = pair.value
+                case .releaseDate?: releaseDate = pair.value
+                case .coverURL?: coverURL = pair.value
+                case .downloadURL?: downloadURL = pair.value
+                case .free?: free = pair.value
+                case .size?: size = pair.value
+                case .sha256?: sha256 = pair.value
+                case .summary?: summary = pair.value
+                case nil: break
+                }
             }
-            cover = url
-        }
-        var date: Date?
-        if let releaseDate {
-            guard case .date(let value) = releaseDate else { return skip("`Release date` is not a date.") }
-            date = value
-        }
-        var isFree = false
-        if let free {
-            guard case .boolean(let value) = free else { return skip("`Free` is not a boolean.") }
-            isFree = value
-        }
-        var bytes: Int64?
-        if let size {
-            guard case .integer(let value) = size, value >= 0 else { return skip("`Size` is not a non-negative integer.") }
-            bytes = value
-        }
-        var digest: String?
-        if let sha256 {
-            guard case .string(let string) = sha256, let value = normalizedDigest(string) else {
-                return skip("`SHA256` is not 64 hex digits.")
+            guard case .string(let issueID)? = id else {
+                return .failure(Warning(message: "Skipped issue \(index + 1): `ID` is missing or not a string."))
             }
-            digest = value
+            // Messages are made only for entries that are skipped.
+            func skip(_ reason: String) -> Result<CatalogEntry, Warning> {
+                .failure(Warning(message: "Skipped issue \(index + 1) (ID \(CatalogDecoder.quoted(issueID))): \(reason)"))
+            }
+            guard IssueID.isValid(issueID) else { return skip("the ID is not a safe file name (letters, digits, . _ - only).") }
+            guard case .string(let issueTitle)? = title else { return skip("`Title` is missing or not a string.") }
+            guard case .string(let downloadString)? = downloadURL else { return skip("`Download URL` is missing or not a string.") }
+            guard let download = resolver.resolve(downloadString, allowFiles: allowFiles) else {
+                return skip("`Download URL` is not an http or https URL.")
+            }
+            var cover: String?
+            if let coverURL {
+                guard case .string(let string) = coverURL, let url = resolver.resolve(string, allowFiles: allowFiles) else {
+                    return skip("`Cover URL` is not an http or https URL.")
+                }
+                cover = url
+            }
+            var date: Date?
+            if let releaseDate {
+                guard case .date(let value) = releaseDate else { return skip("`Release date` is not a date.") }
+                date = value
+            }
+            var isFree = false
+            if let free {
+                guard case .boolean(let value) = free else { return skip("`Free` is not a boolean.") }
+                isFree = value
+            }
+            var bytes: Int64?
+            if let size {
+                guard case .integer(let value) = size, value >= 0 else { return skip("`Size` is not a non-negative integer.") }
+                bytes = value
+            }
+            var digest: String?
+            if let sha256 {
+                guard case .string(let string) = sha256, let value = CatalogDecoder.normalizedDigest(string) else {
+                    return skip("`SHA256` is not 64 hex digits.")
+                }
+                digest = value
+            }
+            var text: String?
+            if let summary {
+                guard case .string(let value) = summary else { return skip("`Summary` is not a string.") }
+                text = value
+            }
+            return .success(CatalogEntry(
+                id: issueID, title: issueTitle, releaseDate: date, coverAddress: cover, downloadAddress: download,
+                isFree: isFree, size: bytes, sha256: digest, summary: text
+            ))
         }
-        var text: String?
-        if let summary {
-            guard case .string(let value) = summary else { return skip("`Summary` is not a string.") }
-            text = value
-        }
-        return .success(CatalogEntry(
-            id: issueID, title: issueTitle, releaseDate: date, coverURL: cover, downloadURL: download,
-            isFree: isFree, size: bytes, sha256: digest, summary: text
-        ))
     }
 
     private static func normalizedDigest(_ string: String) -> String? {
@@ -187,32 +255,19 @@ public struct CatalogDecoder: Sendable {
         return lower
     }
 
-    /// Lets through only what a catalog can be: an XML property list without entity declarations
-    /// (which can make a small file expand into gigabytes), or a binary one.
-    private static func parse(_ data: Data, maximumDepth: Int) throws(NewsstandError) -> PropertyListValue {
-        do {
-            if data.starts(with: Array("bplist00".utf8)) {
-                return try BinaryPropertyListParser.parse(data, maximumDepth: maximumDepth)
-            }
-            let start = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-            guard start.first == UInt8(ascii: "<") else {
-                throw NewsstandError(.invalidCatalog, "The catalog is not a property list (neither XML nor binary).")
-            }
-            return try XMLPropertyListParser.parse(data, maximumDepth: maximumDepth)
-        } catch let error as PropertyListError {
-            if error.reason == XMLPropertyListParser.entityReason {
-                throw NewsstandError(.invalidCatalog, "The catalog declares XML entities, which are not allowed.")
-            }
-            if error.reason.contains("nests deeper") {
-                throw NewsstandError(.invalidCatalog, "The catalog nests deeper than \(maximumDepth) levels.")
-            }
-            let kind = data.starts(with: Array("bplist00".utf8)) ? "binary property list" : "property list"
-            throw NewsstandError(.invalidCatalog, "The catalog is not a valid \(kind) (\(error.reason)).")
-        } catch let error as NewsstandError {
-            throw error
-        } catch {
-            throw NewsstandError(.invalidCatalog, "The catalog is not a valid property list.")
+    /// The error a parser's complaint becomes.
+    private static func failure(_ error: PropertyListError, data: Data, maximumDepth: Int) -> NewsstandError {
+        if error.reason == XMLPropertyListParser.entityReason {
+            return NewsstandError(.invalidCatalog, "The catalog declares XML entities, which are not allowed.")
         }
+        if error.reason.contains("nests deeper") {
+            return NewsstandError(.invalidCatalog, "The catalog nests deeper than \(maximumDepth) levels.")
+        }
+        if error.reason == missingIssuesReason || error.reason == notACatalogReason {
+            return NewsstandError(.invalidCatalog, error.reason)
+        }
+        let kind = data.starts(with: Array("bplist00".utf8)) ? "binary property list" : "property list"
+        return NewsstandError(.invalidCatalog, "The catalog is not a valid \(kind) (\(error.reason)).")
     }
 
     static func quoted(_ id: String) -> String {

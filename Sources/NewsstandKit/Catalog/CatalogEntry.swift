@@ -11,20 +11,20 @@ public struct CatalogEntry: Sendable, Equatable {
         var id: String
         var title: String
         var releaseDate: Date?
-        var coverURL: URL?
-        var downloadURL: URL
+        var coverAddress: String?
+        var downloadAddress: String
         var isFree: Bool
         var size: Int64?
         var sha256: String?
         var summary: String?
 
-        init(id: String, title: String, releaseDate: Date?, coverURL: URL?, downloadURL: URL, isFree: Bool,
+        init(id: String, title: String, releaseDate: Date?, coverAddress: String?, downloadAddress: String, isFree: Bool,
              size: Int64?, sha256: String?, summary: String?) {
             self.id = id
             self.title = title
             self.releaseDate = releaseDate
-            self.coverURL = coverURL
-            self.downloadURL = downloadURL
+            self.coverAddress = coverAddress
+            self.downloadAddress = downloadAddress
             self.isFree = isFree
             self.size = size
             self.sha256 = sha256
@@ -32,7 +32,7 @@ public struct CatalogEntry: Sendable, Equatable {
         }
 
         func copy() -> Fields {
-            Fields(id: id, title: title, releaseDate: releaseDate, coverURL: coverURL, downloadURL: downloadURL,
+            Fields(id: id, title: title, releaseDate: releaseDate, coverAddress: coverAddress, downloadAddress: downloadAddress,
                    isFree: isFree, size: size, sha256: sha256, summary: summary)
         }
     }
@@ -50,8 +50,16 @@ public struct CatalogEntry: Sendable, Equatable {
         id: String, title: String, releaseDate: Date? = nil, coverURL: URL? = nil, downloadURL: URL,
         isFree: Bool = false, size: Int64? = nil, sha256: String? = nil, summary: String? = nil
     ) {
-        fields = Fields(id: id, title: title, releaseDate: releaseDate, coverURL: coverURL, downloadURL: downloadURL,
-                        isFree: isFree, size: size, sha256: sha256, summary: summary)
+        fields = Fields(id: id, title: title, releaseDate: releaseDate, coverAddress: coverURL?.absoluteString,
+                        downloadAddress: downloadURL.absoluteString, isFree: isFree, size: size, sha256: sha256, summary: summary)
+    }
+
+    /// An entry whose addresses were checked by ``URLResolver``, which hands out only what
+    /// `URL(string:)` reads back unchanged.
+    init(id: String, title: String, releaseDate: Date?, coverAddress: String?, downloadAddress: String,
+         isFree: Bool, size: Int64?, sha256: String?, summary: String?) {
+        fields = Fields(id: id, title: title, releaseDate: releaseDate, coverAddress: coverAddress,
+                        downloadAddress: downloadAddress, isFree: isFree, size: size, sha256: sha256, summary: summary)
     }
 
     /// The publisher's ID, validated by ``IssueID/isValid(_:)``.
@@ -70,14 +78,28 @@ public struct CatalogEntry: Sendable, Equatable {
         set { mutableFields.releaseDate = newValue }
     }
 
+    /// Made from ``coverAddress`` each time: only fetching a cover needs it.
     public var coverURL: URL? {
-        get { fields.coverURL }
-        set { mutableFields.coverURL = newValue }
+        get { fields.coverAddress.map(Self.url) }
+        set { mutableFields.coverAddress = newValue?.absoluteString }
     }
 
+    /// Made from ``downloadAddress`` each time: only a download needs it.
     public var downloadURL: URL {
-        get { fields.downloadURL }
-        set { mutableFields.downloadURL = newValue }
+        get { Self.url(fields.downloadAddress) }
+        set { mutableFields.downloadAddress = newValue.absoluteString }
+    }
+
+    /// The cover's absolute URL as text.
+    public var coverAddress: String? { fields.coverAddress }
+
+    /// The PDF's absolute URL as text.
+    public var downloadAddress: String { fields.downloadAddress }
+
+    private static func url(_ address: String) -> URL {
+        // Every address is a URL's own `absoluteString` or one the resolver checked reads back.
+        guard let url = URL(string: address) else { preconditionFailure("an entry holds an address URL cannot read: \(address)") }
+        return url
     }
 
     public var isFree: Bool {
@@ -105,8 +127,8 @@ public struct CatalogEntry: Sendable, Equatable {
     public static func == (lhs: CatalogEntry, rhs: CatalogEntry) -> Bool {
         if lhs.fields === rhs.fields { return true }
         let a = lhs.fields, b = rhs.fields
-        return a.id == b.id && a.title == b.title && a.releaseDate == b.releaseDate && a.coverURL == b.coverURL
-            && a.downloadURL == b.downloadURL && a.isFree == b.isFree && a.size == b.size && a.sha256 == b.sha256
+        return a.id == b.id && a.title == b.title && a.releaseDate == b.releaseDate && a.coverAddress == b.coverAddress
+            && a.downloadAddress == b.downloadAddress && a.isFree == b.isFree && a.size == b.size && a.sha256 == b.sha256
             && a.summary == b.summary
     }
 }

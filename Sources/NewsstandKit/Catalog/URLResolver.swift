@@ -7,6 +7,7 @@ import Foundation
 /// catalog of 100,000 issues; the usual forms (absolute, `/path`, `path`) are joined as strings
 /// and parsed once, and anything with dot segments, a query or fragment only, or `//host` goes
 /// the long way through Foundation.
+/// Addresses are kept as strings; ``CatalogEntry`` makes a `URL` only when one is fetched.
 struct URLResolver: Sendable {
     private let base: URL
     /// `scheme://authority` of the base, when it has that form.
@@ -34,29 +35,46 @@ struct URLResolver: Sendable {
         baseHasHost = base.host?.isEmpty == false
     }
 
-    func resolve(_ string: String, allowFiles: Bool) -> URL? {
+    /// The absolute address of `string`, exactly as Foundation's `absoluteString` would write
+    /// it, or nil when it is not a URL that may be fetched.
+    ///
+    /// Addresses made only of characters Foundation takes as they are (checked here, byte by
+    /// byte) are never parsed: a catalog's URLs are checked on every load, but parsed only when
+    /// an issue or its cover is fetched.
+    func resolve(_ string: String, allowFiles: Bool) -> String? {
         var utf8 = string.utf8
         guard !utf8.isEmpty, utf8.count <= 8192 else { return nil }
         var schemeEnd: String.Index?
         var schemeOK = true
         var slow = false
+        var plain = true
         var position = utf8.startIndex
         var previous: UInt8 = 0
         var sawDelimiter = false
+        var pendingHexDigits = 0
         while position != utf8.endIndex {
             let byte = utf8[position]
             if byte < 0x20 || byte == 0x7F { return nil }
             if !sawDelimiter {
                 if byte == UInt8(ascii: ":") {
-                    if position != utf8.startIndex && schemeOK { schemeEnd = position }
+                    // A first segment with `:` that is not a scheme: RFC 3986 has no such reference.
+                    if position != utf8.startIndex && schemeOK { schemeEnd = position } else { slow = true }
                     sawDelimiter = true
                 } else if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
                     sawDelimiter = true
                 } else if position == utf8.startIndex {
                     schemeOK = Self.isLetter(byte)
-                } else if !(Self.isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
+                } else if !(Self.isLetter(byte) || Self.isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
                     schemeOK = false
                 }
+            }
+            if pendingHexDigits > 0 {
+                if !Self.isHexDigit(byte) { plain = false }
+                pendingHexDigits -= 1
+            } else if byte == UInt8(ascii: "%") {
+                pendingHexDigits = 2
+            } else if !Self.isPathCharacter(byte) {
+                plain = false
             }
             // A dot segment ("." or ".." before "/", "?", "#" or the end) needs RFC 3986's removal.
             if previous == UInt8(ascii: ".") && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")) {
@@ -66,36 +84,68 @@ struct URLResolver: Sendable {
             position = utf8.index(after: position)
         }
         if previous == UInt8(ascii: ".") { slow = true }
+        if pendingHexDigits > 0 { plain = false }
 
         if let schemeEnd {
-            let scheme = String(string[..<schemeEnd]).lowercased()
-            let hasHost = Self.hasHost(string.utf8[string.utf8.index(after: schemeEnd)...])
-            return Self.checked(URL(string: string), scheme: scheme, allowFiles: allowFiles, hasHost: hasHost)
+            let rest = string.utf8[string.utf8.index(after: schemeEnd)...]
+            let scheme = String(string[..<schemeEnd])
+            if plain, scheme == "http" || scheme == "https", Self.isPlainOrigin(rest) { return string }
+            let lowercased = scheme.lowercased()
+            return Self.checked(URL(string: string), scheme: lowercased, allowFiles: allowFiles, hasHost: Self.hasHost(rest))
         }
         let first = utf8.first!
         utf8 = string.utf8
         if !slow, let origin, let directory, first != UInt8(ascii: "?"), first != UInt8(ascii: "#") {
+            let joined: String
+            var hasHost = baseHasHost
             if first == UInt8(ascii: "/") {
                 if utf8.count > 1 && utf8[utf8.index(after: utf8.startIndex)] == UInt8(ascii: "/") {
-                    return Self.checked(URL(string: baseScheme + ":" + string), scheme: baseScheme, allowFiles: allowFiles,
-                                        hasHost: Self.hasHost(utf8[...]))
+                    joined = baseScheme + ":" + string
+                    hasHost = Self.hasHost(utf8[...])
+                    plain = false
+                } else {
+                    joined = origin + string
                 }
-                return Self.checked(URL(string: origin + string), scheme: baseScheme, allowFiles: allowFiles, hasHost: baseHasHost)
+            } else {
+                joined = directory + string
             }
-            return Self.checked(URL(string: directory + string), scheme: baseScheme, allowFiles: allowFiles, hasHost: baseHasHost)
+            guard plain else {
+                return Self.checked(URL(string: joined), scheme: baseScheme, allowFiles: allowFiles, hasHost: hasHost)
+            }
+            // The base was written by Foundation, and every character added is one it keeps as it is.
+            return Self.allowed(scheme: baseScheme, allowFiles: allowFiles, hasHost: hasHost) ? joined : nil
         }
         let url = URL(string: string, relativeTo: base)?.absoluteURL
         return Self.checked(url, scheme: url?.scheme?.lowercased() ?? "", allowFiles: allowFiles, hasHost: url?.host?.isEmpty == false)
     }
 
+    /// Whether what follows `http:` is `//host` or `//host:port` of plain letters, digits, dots
+    /// and hyphens, and then nothing or a path.
+    private static func isPlainOrigin(_ rest: Substring.UTF8View) -> Bool {
+        guard var position = afterTwoSlashes(rest) else { return false }
+        var hostLength = 0
+        while position != rest.endIndex, isLetter(rest[position]) || isDigit(rest[position])
+                || rest[position] == UInt8(ascii: ".") || rest[position] == UInt8(ascii: "-") {
+            hostLength += 1
+            position = rest.index(after: position)
+        }
+        guard hostLength > 0 else { return false }
+        if position != rest.endIndex, rest[position] == UInt8(ascii: ":") {
+            position = rest.index(after: position)
+            var digits = 0
+            while position != rest.endIndex, isDigit(rest[position]) {
+                digits += 1
+                position = rest.index(after: position)
+            }
+            guard digits > 0, digits <= 5 else { return false }
+        }
+        return position == rest.endIndex || rest[position] == UInt8(ascii: "/")
+    }
+
     /// Whether what follows `scheme:` is `//authority` with a non-empty host (`url.host`, done by hand
     /// because it costs as much as a fifth of the parse).
     private static func hasHost(_ rest: Substring.UTF8View) -> Bool {
-        var position = rest.startIndex
-        for _ in 0..<2 {
-            guard position != rest.endIndex, rest[position] == UInt8(ascii: "/") else { return false }
-            position = rest.index(after: position)
-        }
+        guard var position = afterTwoSlashes(rest) else { return false }
         var hostLength = 0
         var inPort = false
         var inBrackets = false
@@ -120,19 +170,50 @@ struct URLResolver: Sendable {
         return hostLength > 0
     }
 
-    private static func checked(_ url: URL?, scheme: String, allowFiles: Bool, hasHost: Bool) -> URL? {
-        guard let url else { return nil }
+    private static func checked(_ url: URL?, scheme: String, allowFiles: Bool, hasHost: Bool) -> String? {
+        guard let url, allowed(scheme: scheme, allowFiles: allowFiles, hasHost: hasHost) else { return nil }
+        return url.absoluteString
+    }
+
+    private static func allowed(scheme: String, allowFiles: Bool, hasHost: Bool) -> Bool {
         switch scheme {
-        case "http", "https":
-            return hasHost ? url : nil
-        case "file":
-            return allowFiles ? url : nil
-        default:
-            return nil
+        case "http", "https": hasHost
+        case "file": allowFiles
+        default: false
         }
+    }
+
+    /// Where the authority starts, when `rest` starts with `//`.
+    private static func afterTwoSlashes(_ rest: Substring.UTF8View) -> Substring.UTF8View.Index? {
+        var position = rest.startIndex
+        for _ in 0..<2 {
+            guard position != rest.endIndex, rest[position] == UInt8(ascii: "/") else { return nil }
+            position = rest.index(after: position)
+        }
+        return position
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= 0x30 && byte <= 0x39
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+
+    /// RFC 3986's `pchar` and `/`: unreserved, sub-delims, `:` and `@` (`%` is checked apart).
+    private static func isPathCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): true
+        case UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"): true
+        default: false
+        }
     }
 }

@@ -126,7 +126,7 @@ final class DownloadQueue: Sendable {
 
         var offset = FileOps.regularFileSize(library.partPath(for: issue.id)) ?? 0
         let info = library.readPartInfo(id: issue.id)
-        if offset > 0 && (info?.url != entry.downloadURL.absoluteString || entry.downloadURL.isFileURL) {
+        if offset > 0 && (info?.url != entry.downloadAddress || entry.downloadURL.isFileURL) {
             // Bytes from another URL, or a local copy that is cheap to redo: start over.
             try? library.discardPart(id: issue.id)
             offset = 0
@@ -140,7 +140,7 @@ final class DownloadQueue: Sendable {
         request.stallTimeout = policy.stallTimeout
 
         issue.setState(.downloading(DownloadProgress(received: offset, total: entry.size)))
-        let url = entry.downloadURL.absoluteString
+        let url = entry.downloadAddress
         let resumedFrom = offset
         let handlers = TransferHandlers(
             response: { response in

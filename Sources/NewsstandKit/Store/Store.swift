@@ -40,7 +40,8 @@ public final class Store: Sendable {
         var status: Status = .idle
         var title: String?
         var issues: [Issue] = []
-        var byID: [String: Issue] = [:]
+        /// Where each ID is in `issues`.
+        var positions: [String: Int] = [:]
         var warnings: [String] = []
         var fetchedAt: Date?
         var source: CatalogSource?
@@ -72,7 +73,9 @@ public final class Store: Sendable {
     public func issue(at index: Int) -> Issue? {
         contents.withLock { $0.issues.indices.contains(index) ? $0.issues[index] : nil }
     }
-    public func issue(withID id: String) -> Issue? { contents.withLock { $0.byID[id] } }
+    public func issue(withID id: String) -> Issue? {
+        contents.withLock { contents in contents.positions[id].map { contents.issues[$0] } }
+    }
     /// Every issue, in the catalog's order.
     public var issues: [Issue] { contents.withLock { $0.issues } }
 
@@ -241,41 +244,50 @@ public final class Store: Sendable {
     /// Replaces the issue list, keeping the `Issue` objects (and their downloads) of known IDs.
     private func apply(_ catalog: Catalog, source: CatalogSource, fetchedAt: Date) -> RefreshSummary {
         let folders = library.idsWithFolders()
+        let (library, center) = (library, center)
         let summary = contents.withLock { contents -> RefreshSummary in
-            let previous = contents.byID
-            var issues: [Issue] = []
-            issues.reserveCapacity(catalog.entries.count)
-            var byID: [String: Issue] = [:]
-            byID.reserveCapacity(catalog.entries.count)
-            var newIssues = 0
-            var changed = previous.count != catalog.entries.count || contents.title != catalog.title
-            for entry in catalog.entries {
-                let issue: Issue
-                if let existing = previous[entry.id] {
-                    if existing.entry != entry {
-                        existing.update(entry: entry)
+            let previous = (issues: contents.issues, positions: contents.positions)
+            let entries = catalog.entries
+            // A first load of 100,000 issues makes as many objects: made on every core.
+            let pieces = Pieces.map(entries.count) { range, _ -> (issues: [Issue], new: Int, changed: Bool) in
+                var issues: [Issue] = []
+                issues.reserveCapacity(range.count)
+                var new = 0
+                var changed = false
+                for entry in entries[range] {
+                    if let position = previous.positions[entry.id] {
+                        let existing = previous.issues[position]
+                        if existing.entry != entry {
+                            existing.update(entry: entry)
+                            changed = true
+                        }
+                        issues.append(existing)
+                    } else {
+                        issues.append(Issue(entry: entry, library: library, center: center, hasFolder: folders.contains(entry.id)))
+                        new += 1
                         changed = true
                     }
-                    issue = existing
-                } else {
-                    issue = Issue(entry: entry, library: library, center: center, hasFolder: folders.contains(entry.id))
-                    newIssues += 1
-                    changed = true
                 }
-                issues.append(issue)
-                byID[entry.id] = issue
+                return (issues, new, changed)
             }
+            var issues: [Issue] = pieces.count == 1 ? pieces[0].issues : []
+            if pieces.count > 1 {
+                issues.reserveCapacity(entries.count)
+                for piece in pieces { issues.append(contentsOf: piece.issues) }
+            }
+            let newIssues = pieces.reduce(0) { $0 + $1.new }
+            var changed = pieces.contains { $0.changed } || previous.issues.count != entries.count || contents.title != catalog.title
             if !changed {
-                changed = zip(issues, contents.issues).contains { $0 !== $1 }
+                changed = zip(issues, previous.issues).contains { $0 !== $1 }
             }
             contents.issues = issues
-            contents.byID = byID
+            contents.positions = catalog.positions
             contents.title = catalog.title
             contents.warnings = catalog.warnings
             contents.fetchedAt = fetchedAt
             contents.source = source
             return RefreshSummary(
-                changed: changed, newIssues: previous.isEmpty ? catalog.entries.count : newIssues,
+                changed: changed, newIssues: previous.issues.isEmpty ? entries.count : newIssues,
                 totalIssues: issues.count, source: source)
         }
         if summary.changed { center.post(name: Self.issuesDidChangeNotification, object: self) }
@@ -381,3 +393,4 @@ public final class Store: Sendable {
         issue.resetStateFromDisk()
     }
 }
+

@@ -31,7 +31,7 @@ final class CoverLoader: Sendable {
     /// Asks for covers; the most recently asked-for go first (they are the ones on screen).
     func request(_ issues: [Issue]) {
         let start = state.withLock { state -> [Issue] in
-            for issue in issues.reversed() where !state.started.contains(issue.id) && issue.entry.coverURL != nil {
+            for issue in issues.reversed() where !state.started.contains(issue.id) && issue.entry.coverAddress != nil {
                 state.started.insert(issue.id)
                 state.pending.append(issue)
             }

@@ -25,7 +25,7 @@ extension Newsstand {
                     }
                     issues.append(issue)
                 }
-                if ids.isEmpty { issues = store.issues.filter { $0.entry.coverURL != nil } }
+                if ids.isEmpty { issues = store.issues.filter { $0.entry.coverAddress != nil } }
 
                 // As many at once as --jobs allows; the engine runs them all on its one thread.
                 let slots = DispatchSemaphore(value: options.jobs)

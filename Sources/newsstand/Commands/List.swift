@@ -90,27 +90,19 @@ extension Newsstand {
             json.endObject()
             json.key("issues")
             json.beginArray()
-            // Large catalogs are written in pieces on every core, then joined in order.
-            let pieces = issues.count < 8_192 ? 1 : min(16, ProcessInfo.processInfo.activeProcessorCount * 2)
-            let pieceSize = (issues.count + pieces - 1) / max(1, pieces)
-            let written = Locked<[[UInt8]]>(Array(repeating: [], count: pieces))
-            DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-                let range = min(issues.count, piece * pieceSize)..<min(issues.count, (piece + 1) * pieceSize)
+            // Large catalogs are written in pieces on every core, then printed in order.
+            let parts = Pieces.map(issues.count) { range, _ -> [UInt8] in
                 var part = JSONWriter(capacity: 160 * range.count)
                 for issue in issues[range] { Self.writeIssue(issue, to: &part) }
-                let bytes = part.bytes
-                written.withLock { $0[piece] = bytes }
+                return part.bytes
             }
-            let parts = written.withLock { $0 }
-            var bytes = json.bytes
-            bytes.reserveCapacity(bytes.count + parts.reduce(0) { $0 + $1.count + 1 } + 3)
-            for part in parts where !part.isEmpty {
-                if bytes.last != UInt8(ascii: "[") { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: part)
+            Output.write(bytes: json.bytes, to: STDOUT_FILENO)
+            for (number, part) in parts.enumerated() where !part.isEmpty {
+                if number > 0 { Output.write(bytes: [UInt8(ascii: ",")], to: STDOUT_FILENO) }
+                Output.write(bytes: part, to: STDOUT_FILENO)
             }
             // What `json` opened: the issues array and the outer object.
-            bytes.append(contentsOf: Array("]}\n".utf8))
-            Output.write(bytes: bytes, to: STDOUT_FILENO)
+            Output.write(bytes: Array("]}\n".utf8), to: STDOUT_FILENO)
         }
 
         private static func writeIssue(_ issue: Issue, to json: inout JSONWriter) {

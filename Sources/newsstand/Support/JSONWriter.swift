@@ -37,10 +37,13 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// Writes `"name":`; the value follows.
-    mutating func key(_ name: String) {
+    /// Writes `"name":`; the value follows. Keys are literals, plain words with nothing to
+    /// escape, so they are copied as they are.
+    mutating func key(_ name: StaticString) {
         separate()
-        appendQuoted(name)
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
@@ -64,14 +67,14 @@ struct JSONWriter {
     }
 
     /// A key and a string value, left out when the value is nil.
-    mutating func field(_ name: String, _ value: String?) {
+    mutating func field(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
         string(value)
     }
 
     /// A key and an integer value, left out when the value is nil.
-    mutating func field(_ name: String, _ value: Int64?) {
+    mutating func field(_ name: StaticString, _ value: Int64?) {
         guard let value else { return }
         key(name)
         integer(value)
@@ -92,8 +95,16 @@ struct JSONWriter {
 
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: text.utf8)
+        // Most text needs no escapes: one look at its bytes, then one copy.
+        var text = text
+        let plain = text.withUTF8 { utf8 -> Bool in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
             bytes.append(UInt8(ascii: "\""))
             return
         }

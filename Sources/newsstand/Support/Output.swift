@@ -16,17 +16,17 @@ enum Output {
     }
 
     static func write(bytes: [UInt8], to descriptor: Int32) {
-        var bytes = bytes
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
             }
-            offset += written
         }
-        bytes.removeAll()
     }
 
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
