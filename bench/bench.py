@@ -140,12 +140,13 @@ def make_pdf(path, size):
             remaining -= len(block)
 
 
-def compare(args, work, rows, label, prepare, names, peer, target, warm=0):
+def compare(args, work, rows, label, prepare, names, peer, target, warm=0, floors=()):
     """Runs each name's command interleaved (A B A B ...) for args.runs runs and adds a row per name.
 
     `prepare(name, out)` does any untimed set-up in the run's own folder `out` (ext4 is slow to
     reuse inodes deleted moments ago, so no run reuses another's files) and returns the command and
-    its environment, or None to leave that name out.
+    its environment, or None to leave that name out. `floors` are names measured only to show
+    what the machine itself allows (the disk's own speed): they get a ratio but no verdict.
     """
     results = {name: [] for name in names}
     for run in range(args.runs):
@@ -168,7 +169,7 @@ def compare(args, work, rows, label, prepare, names, peer, target, warm=0):
         walls, cpus, rss = [r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs]
         ratio = statistics.median(walls) / max(peer_wall, 1e-9)
         verdict = ""
-        if name != peer and target is not None:
+        if name != peer and target is not None and name not in floors:
             verdict = f" (target ≤ {target}×{', met' if ratio <= target else ', missed'})"
         rows.append((label, name, fmt(walls, "s"), fmt(cpus, "s"), fmt(rss, "MiB"),
                      "—" if name == peer else f"{ratio:.2f}× {peer.split()[0]}{verdict}"))
@@ -192,11 +193,22 @@ def figure_download(args, work, rows, nginx, served):
             return [args.binary, "download", "big", "--catalog", nginx.url("big.plist")], newsstand_env(out)
         if name == "curl":
             return ["curl", "-sS", "-o", out + "/big.pdf", nginx.url("issues/big.pdf")], None
-        if shutil.which("wget"):
-            return ["wget", "-q", "-O", out + "/big.pdf", nginx.url("issues/big.pdf")], None
-        return None
+        if name == "wget":
+            return (["wget", "-q", "-O", out + "/big.pdf", nginx.url("issues/big.pdf")], None) if shutil.which("wget") else None
+        return disk_floor(name, out, size)
 
-    compare(args, work, rows, f"download {size >> 20} MiB", prepare, ["newsstand", "curl", "wget"], "curl", 0.5, warm=size)
+    compare(args, work, rows, f"download {size >> 20} MiB", prepare, ["newsstand", "curl", "wget"] + list(FLOORS), "curl", 0.5,
+            warm=size, floors=FLOORS)
+
+
+FLOORS = ("dd, no sync (floor)", "dd fdatasync (floor)")
+
+
+def disk_floor(name, out, size):
+    """The disk's floor for `size` bytes: written with no network at all, into the page cache
+    only, and made durable as newsstand makes an issue before it installs it."""
+    command = ["dd", "if=/dev/zero", f"of={out}/zero", "bs=1M", f"count={max(1, size >> 20)}", "status=none"]
+    return (command if name == FLOORS[0] else command + ["conv=fdatasync"]), None
 
 
 def figure_parallel(args, work, rows, nginx, served):
@@ -213,13 +225,15 @@ def figure_parallel(args, work, rows, nginx, served):
     def prepare(name, out):
         if name == "newsstand":
             return [args.binary, "download", "--all-free", "--jobs", "8", "--catalog", nginx.url("many.plist")], newsstand_env(out)
+        if name in FLOORS:
+            return disk_floor(name, out, size * count)
         command = ["curl", "--parallel", "--parallel-max", "8", "-sS"]
         for n in range(count):
             command += ["-o", f"{out}/m{n}.pdf", nginx.url(f"many/m{n}.pdf")]
         return command, None
 
-    compare(args, work, rows, f"{count} × {size >> 20} MiB, 8 at once", prepare, ["newsstand", "curl --parallel"],
-            "curl --parallel", 0.8, warm=size * count)
+    compare(args, work, rows, f"{count} × {size >> 20} MiB, 8 at once", prepare, ["newsstand", "curl --parallel"] + list(FLOORS),
+            "curl --parallel", 0.8, warm=size * count, floors=FLOORS)
 
 
 def figure_covers(args, work, rows, nginx, served):
