@@ -64,8 +64,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(first.error.contains("cover of c5:"), first.error)
         let library = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path + "/data/newsstand")?.allObjects as? [String])
         for (id, cover) in covers {
-            let file = try XCTUnwrap(library.first { $0.hasSuffix("/\(id)/cover") }, "\(id) cover missing in \(library)")
+            let file = try XCTUnwrap(library.first { $0.hasSuffix("/.covers/\(id)") }, "\(id) cover missing in \(library)")
             XCTAssertEqual(FileManager.default.contents(atPath: folder.path + "/data/newsstand/" + file), cover)
+            XCTAssertFalse(library.contains { $0.hasSuffix("/\(id)") && !$0.contains("/.covers/") }, "a cover makes no issue folder")
         }
         XCTAssertLessThanOrEqual(server.maximumActiveTransfers, 3)
 

@@ -4,7 +4,10 @@ import Foundation
 /// Where one catalog's issues and covers live on disk, and how a download becomes an installed issue.
 ///
 /// Layout: `<data>/<catalog key>/<issue ID>/<issue ID>.pdf`, beside `<issue ID>.pdf.part` while
-/// downloading, `<issue ID>.pdf.part.json` (what the partial bytes are) and `cover`.
+/// downloading and `<issue ID>.pdf.part.json` (what the partial bytes are); covers in
+/// `<data>/<catalog key>/.covers/<issue ID>`, so that an issue has a folder only once it has
+/// been downloaded (a cover costs one new file, not a folder too; a start looks only at issues
+/// with folders). No ID starts with a dot, so `.covers` is never an issue's folder.
 /// Every ID is checked by ``IssueID/isValid(_:)`` before it becomes a path.
 public struct Library: Sendable {
     /// The folder of this catalog's issues.
@@ -38,11 +41,21 @@ public struct Library: Sendable {
     public func partPath(for id: String) -> String { pdfPath(for: id) + ".part" }
     /// What the partial bytes are: their URL and validator.
     func partInfoPath(for id: String) -> String { partPath(for: id) + ".json" }
-    public func coverPath(for id: String) -> String { folder(for: id) + "/cover" }
+    public func coverPath(for id: String) -> String {
+        precondition(IssueID.isValid(id), "unsafe issue ID reached the library")
+        return coversFolder + "/" + id
+    }
+
+    private var coversFolder: String { root + "/.covers" }
 
     /// Creates the issue's folder (and the library's), refusing links planted in the way.
     func prepareFolder(for id: String) throws(NewsstandError) {
         try FileOps.makeDirectory(folder(for: id), trusted: base)
+    }
+
+    /// Creates the covers' folder (and the library's), refusing links planted in the way.
+    func prepareCoversFolder() throws(NewsstandError) {
+        try FileOps.makeDirectory(coversFolder, trusted: base)
     }
 
     /// What is on disk for an issue.

@@ -318,7 +318,7 @@ public final class Store: Sendable {
             return
         }
         do {
-            try library.prepareFolder(for: issue.id)
+            try library.prepareCoversFolder()
         } catch {
             completion(.failure(error))
             return
