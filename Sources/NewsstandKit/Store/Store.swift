@@ -50,6 +50,7 @@ public final class Store: Sendable {
     }
 
     private let contents = Locked(Contents())
+    private let coversFolderReady = Locked(false)
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -317,13 +318,19 @@ public final class Store: Sendable {
             completion(.failure(NewsstandError(.notFound, "\(issue.id) has no cover.")))
             return
         }
-        do {
-            try library.prepareCoversFolder()
-        } catch {
-            completion(.failure(error))
-            return
+        // Checked once (each check is a look at every folder below the data folder), and again
+        // after a cover fails, in case the folder went away.
+        if !coversFolderReady.withLock({ $0 }) {
+            do {
+                try library.prepareCoversFolder()
+            } catch {
+                completion(.failure(error))
+                return
+            }
+            coversFolderReady.withLock { $0 = true }
         }
         let part = path + ".part"
+        let coversFolderReady = coversFolderReady
         var request = TransferRequest(url: url, destination: part)
         request.maximumBytes = 10 << 20
         request.allowsFileURLs = url.isFileURL && configuration.catalogURL.isFileURL
@@ -333,6 +340,7 @@ public final class Store: Sendable {
                 completion(.success(path))
             } else {
                 unlink(part)
+                coversFolderReady.withLock { $0 = false }
                 completion(.failure(result.failure ?? NewsstandError(.httpStatus, "The cover could not be fetched (HTTP \(result.response.statusCode)).")))
             }
         })

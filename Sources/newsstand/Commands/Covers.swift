@@ -27,19 +27,41 @@ extension Newsstand {
                 }
                 if ids.isEmpty { issues = store.issues.filter { $0.entry.coverAddress != nil } }
 
-                // As many at once as --jobs allows; the engine runs them all on its one thread.
-                let slots = DispatchSemaphore(value: options.jobs)
+                // As many at once as --jobs allows. Each finished cover starts the next from the
+                // engine's thread, which runs them all: no hop through this thread in between.
                 let group = DispatchGroup()
                 let failures = Locked<[String]>([])
-                for issue in issues {
-                    slots.wait()
-                    group.enter()
-                    store.fetchCover(for: issue) { result in
-                        if case .failure(let error) = result { failures.withLock { $0.append("\(issue.id): \(error.message)") } }
-                        slots.signal()
-                        group.leave()
+                let next = Locked(0)
+                let candidates = issues
+                @Sendable func fetchNext() {
+                    // A cover already on disk (or refused at once) completes before fetchCover
+                    // returns: those are taken in this loop, not by recursion.
+                    while true {
+                        let index = next.withLock { next -> Int in
+                            defer { next += 1 }
+                            return next
+                        }
+                        guard index < candidates.count else { return }
+                        let issue = candidates[index]
+                        let completedAtOnce = Locked<Bool?>(nil)
+                        group.enter()
+                        store.fetchCover(for: issue) { result in
+                            if case .failure(let error) = result { failures.withLock { $0.append("\(issue.id): \(error.message)") } }
+                            let atOnce = completedAtOnce.withLock { state -> Bool in
+                                if state == nil { state = true }
+                                return state!
+                            }
+                            if !atOnce { fetchNext() }
+                            group.leave()
+                        }
+                        let later = completedAtOnce.withLock { state -> Bool in
+                            if state == nil { state = false }
+                            return !state!
+                        }
+                        if later { return }
                     }
                 }
+                for _ in 0..<options.jobs { fetchNext() }
                 group.wait()
                 let failed = failures.withLock { $0 }
                 for line in failed.prefix(20) { Output.error("newsstand: cover of \(line)") }
