@@ -4,7 +4,7 @@ import Foundation
 ///
 /// An issue knows nothing of any user interface: it posts notifications when its state changes,
 /// with itself as `object`. They are posted on the thread that made the change (for progress,
-/// the transfer engine's thread), so observers should register with `queue: nil`, return quickly,
+/// a transfer engine's thread), so observers should register with `queue: nil`, return quickly,
 /// and hop to their own thread for any real work.
 public final class Issue: Sendable {
     /// Posted whenever ``state`` changes, except for progress within a download.

@@ -1,16 +1,66 @@
 import CCurl
 import Foundation
 
-/// Runs HTTP(S) transfers on one libcurl multi handle, on a thread of its own.
+/// Runs HTTP(S) transfers on libcurl multi handles, each on a thread of its own.
 ///
 /// Requests may be started and cancelled from any thread. Everything that touches libcurl
-/// happens on the engine's thread, which also runs every ``TransferHandlers`` callback.
+/// happens on the engine's threads, which also run every ``TransferHandlers`` callback (all
+/// of one transfer's callbacks on the same thread). A transfer goes to the thread with the
+/// fewest: at full speed a download is the kernel copying bytes, about 1 GB/s for one thread,
+/// so several downloads at once need more than one core.
 /// This is the only file that imports libcurl.
 public final class TransferEngine: Sendable {
     /// The engine shared by the whole process.
     public static let shared = TransferEngine()
 
-    private struct Pending: Sendable {
+    /// One per core, at most four.
+    public static var defaultThreadCount: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    private let loops: [TransferLoop]
+    private let nextID = Locked(1)
+    /// A PEM file of certificate authorities trusted instead of the system's, or nil for the system's.
+    public let certificateAuthorities: String?
+
+    /// An engine; `certificateAuthorities` names a PEM file to trust instead of the system's
+    /// (a publisher's private authority). Certificates are verified either way.
+    public init(certificateAuthorities: String? = nil, threadCount: Int = TransferEngine.defaultThreadCount) {
+        _ = Self.globalInit
+        self.certificateAuthorities = certificateAuthorities
+        loops = (0..<max(1, threadCount)).map { _ in TransferLoop(certificateAuthorities: certificateAuthorities) }
+    }
+
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+    }()
+
+    /// Starts a transfer; its handlers run on the thread of the engine that runs it.
+    @discardableResult
+    public func start(_ request: TransferRequest, handlers: TransferHandlers) -> TransferID {
+        let id = nextID.withLock { next -> Int in
+            defer { next += 1 }
+            return next
+        }
+        var chosen = loops[0]
+        var lowest = chosen.load
+        for loop in loops.dropFirst() where lowest > 0 {
+            let load = loop.load
+            if load < lowest { (chosen, lowest) = (loop, load) }
+        }
+        chosen.start(TransferLoop.Pending(id: id, request: request, handlers: handlers))
+        return TransferID(rawValue: id)
+    }
+
+    /// Stops a transfer; its completion reports ``NewsstandError/Code/cancelled`` and the bytes
+    /// received so far stay in the file. Does nothing for a finished transfer.
+    public func cancel(_ id: TransferID) {
+        // Every thread is told; the one running it stops it, the others have nothing to stop.
+        for loop in loops { loop.cancel(id.rawValue) }
+    }
+}
+
+/// One multi handle and the thread that runs it.
+private final class TransferLoop: Sendable {
+    struct Pending: Sendable {
         let id: Int
         let request: TransferRequest
         let handlers: TransferHandlers
@@ -19,37 +69,27 @@ public final class TransferEngine: Sendable {
     private struct Queue: Sendable {
         var pending: [Pending] = []
         var cancelled: Set<Int> = []
-        var nextID = 1
         var running = false
+        /// How many transfers the thread had at its last turn.
+        var active = 0
     }
 
     private let queue = Locked(Queue())
-    private let multi: MultiHandle
-    /// A PEM file of certificate authorities trusted instead of the system's, or nil for the system's.
-    public let certificateAuthorities: String?
+    private let multi = MultiHandle()
+    private let certificateAuthorities: String?
 
-    /// An engine; `certificateAuthorities` names a PEM file to trust instead of the system's
-    /// (a publisher's private authority). Certificates are verified either way.
-    public init(certificateAuthorities: String? = nil) {
-        _ = Self.globalInit
-        multi = MultiHandle()
+    init(certificateAuthorities: String?) {
         self.certificateAuthorities = certificateAuthorities
     }
 
-    private static let globalInit: Void = {
-        curl_global_init(Int(CURL_GLOBAL_ALL))
-    }()
+    /// Transfers waiting or running here.
+    var load: Int { queue.withLock { $0.pending.count + $0.active } }
 
-    /// Starts a transfer; its handlers run on the engine's thread.
-    @discardableResult
-    public func start(_ request: TransferRequest, handlers: TransferHandlers) -> TransferID {
-        let (id, startThread) = queue.withLock { queue -> (Int, Bool) in
-            let id = queue.nextID
-            queue.nextID += 1
-            queue.pending.append(Pending(id: id, request: request, handlers: handlers))
-            let startThread = !queue.running
-            queue.running = true
-            return (id, startThread)
+    func start(_ pending: Pending) {
+        let startThread = queue.withLock { queue -> Bool in
+            queue.pending.append(pending)
+            defer { queue.running = true }
+            return !queue.running
         }
         if startThread {
             let thread = Thread { [self] in self.run() }
@@ -58,23 +98,21 @@ public final class TransferEngine: Sendable {
         } else {
             multi.wakeUp()
         }
-        return TransferID(rawValue: id)
     }
 
-    /// Stops a transfer; its completion reports ``NewsstandError/Code/cancelled`` and the bytes
-    /// received so far stay in the file. Does nothing for a finished transfer.
-    public func cancel(_ id: TransferID) {
-        queue.withLock { _ = $0.cancelled.insert(id.rawValue) }
+    func cancel(_ id: Int) {
+        queue.withLock { _ = $0.cancelled.insert(id) }
         multi.wakeUp()
     }
 
-    /// The engine thread's loop. Never returns: the thread lives as long as the process.
+    /// The thread's loop. Never returns: the thread lives as long as the process.
     private func run() {
         var active: [Int: EasyTransfer] = [:]
         var byHandle: [UnsafeMutableRawPointer: EasyTransfer] = [:]
         while true {
             let (incoming, cancelled) = queue.withLock { queue -> ([Pending], Set<Int>) in
                 defer {
+                    queue.active += queue.pending.count
                     queue.pending.removeAll()
                     queue.cancelled.removeAll()
                 }
@@ -123,6 +161,8 @@ public final class TransferEngine: Sendable {
                 curl_multi_remove_handle(multi.pointer, handle)
                 transfer.finish(curlCode: code)
             }
+            let count = active.count
+            queue.withLock { $0.active = count }
             // With nothing to do the wait is long: start() and cancel() wake the poll up.
             curl_multi_poll(multi.pointer, nil, 0, active.isEmpty ? 60_000 : 500, nil)
         }
@@ -130,7 +170,7 @@ public final class TransferEngine: Sendable {
 }
 
 /// The multi handle. Only `curl_multi_wakeup`, which libcurl documents as safe from any
-/// thread, is called outside the engine's thread.
+/// thread, is called outside its loop's thread.
 private final class MultiHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 
@@ -148,7 +188,7 @@ private final class MultiHandle: @unchecked Sendable {
     }
 }
 
-/// One easy handle and the file its body goes to. Confined to the engine's thread.
+/// One easy handle and the file its body goes to. Confined to its loop's thread.
 private final class EasyTransfer {
     let id: Int
     let handle: UnsafeMutableRawPointer

@@ -71,7 +71,7 @@ public struct TransferResult: Sendable {
     }
 }
 
-/// The callbacks of one transfer. All run on the engine's thread and must return quickly.
+/// The callbacks of one transfer. All run on the same engine thread and must return quickly.
 public struct TransferHandlers: Sendable {
     /// Called once, when the final response's headers are known and before any body is written.
     public var response: @Sendable (TransferResponse) -> Void

@@ -28,7 +28,7 @@ extension Newsstand {
                 if ids.isEmpty { issues = store.issues.filter { $0.entry.coverAddress != nil } }
 
                 // As many at once as --jobs allows. Each finished cover starts the next from the
-                // engine's thread, which runs them all: no hop through this thread in between.
+                // engine thread that ran it: no hop through this thread in between.
                 let group = DispatchGroup()
                 let failures = Locked<[String]>([])
                 let next = Locked(0)
