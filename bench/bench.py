@@ -125,8 +125,13 @@ def summary(values):
     return statistics.median(values), min(values), max(values)
 
 
-def fmt(values, unit):
+def fmt(values, unit, fine=True):
+    """Median (min–max); `fine` values shorter than 0.1 s in milliseconds (CPU times come from
+    time(1) in hundredths of a second, and are left as they are)."""
     median, low, high = summary(values)
+    if unit == "s" and fine and median < 0.1:
+        # Short runs in milliseconds, or two decimals of a second would hide them.
+        return f"{median * 1000:.1f} ms ({low * 1000:.1f}–{high * 1000:.1f})"
     return f"{median:.2f} {unit} ({low:.2f}–{high:.2f})"
 
 
@@ -171,7 +176,7 @@ def compare(args, work, rows, label, prepare, names, peer, target, warm=0, floor
         verdict = ""
         if name != peer and target is not None and name not in floors:
             verdict = f" (target ≤ {target}×{', met' if ratio <= target else ', missed'})"
-        rows.append((label, name, fmt(walls, "s"), fmt(cpus, "s"), fmt(rss, "MiB"),
+        rows.append((label, name, fmt(walls, "s"), fmt(cpus, "s", fine=False), fmt(rss, "MiB"),
                      "—" if name == peer else f"{ratio:.2f}× {peer.split()[0]}{verdict}"))
 
 
@@ -288,11 +293,20 @@ def figure_list(args, work, rows, nginx, served):
             def prepare(tool, out, name=name, cached=cached):
                 if tool == "newsstand":
                     return [args.binary, "list", "--json", "--offline", "--catalog", nginx.url(name)], newsstand_env(cached)
+                if tool == LIST_FLOORS[0]:
+                    return [args.binary, "--version"], None
+                if tool == LIST_FLOORS[1]:
+                    return [args.python, "-c", "import plistlib"], None
                 return [args.python, "-c", "import plistlib, sys; plistlib.load(open(sys.argv[1], 'rb'))",
                         os.path.join(served, name)], None
 
-            compare(args, work, rows, f"list --json, {count} issues, {kind}", prepare, ["newsstand", "python3 plistlib"],
-                    "python3 plistlib", 0.3)
+            # Only the first size gets the floors: what starting each process costs, before any work.
+            floors = LIST_FLOORS if count == args.list_sizes[0] else ()
+            compare(args, work, rows, f"list --json, {count} issues, {kind}", prepare,
+                    ["newsstand", "python3 plistlib"] + list(floors), "python3 plistlib", 0.3, floors=floors)
+
+
+LIST_FLOORS = ("newsstand --version (floor)", "python3 import plistlib (floor)")
 
 
 def process_cpu(pid, main_thread_only=False):

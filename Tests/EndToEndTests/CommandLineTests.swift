@@ -44,6 +44,12 @@ final class CommandLineTests: XCTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     }
 
+    func testVersionIsPrintedForScripts() throws {
+        let result = try runner.run("--version")
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertNotNil(result.output.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression), result.output)
+    }
+
     func testCoversAreFetchedOnceForOfflineUseAndFailuresNamed() throws {
         var entries: [[String: Any]] = []
         var covers: [String: Data] = [:]
