@@ -35,7 +35,8 @@ extension Newsstand {
                 let candidates = issues
                 @Sendable func fetchNext() {
                     // A cover already on disk (or refused at once) completes before fetchCover
-                    // returns: those are taken in this loop, not by recursion.
+                    // returns. Whichever of the two comes first decides who goes on: this loop
+                    // when the completion came first (no recursion), else the completion.
                     while true {
                         let index = next.withLock { next -> Int in
                             defer { next += 1 }
@@ -43,22 +44,14 @@ extension Newsstand {
                         }
                         guard index < candidates.count else { return }
                         let issue = candidates[index]
-                        let completedAtOnce = Locked<Bool?>(nil)
+                        let first = Locked<FirstToArrive?>(nil)
                         group.enter()
                         store.fetchCover(for: issue) { result in
                             if case .failure(let error) = result { failures.withLock { $0.append("\(issue.id): \(error.message)") } }
-                            let atOnce = completedAtOnce.withLock { state -> Bool in
-                                if state == nil { state = true }
-                                return state!
-                            }
-                            if !atOnce { fetchNext() }
+                            if first.arrive(.completion) != .completion { fetchNext() }
                             group.leave()
                         }
-                        let later = completedAtOnce.withLock { state -> Bool in
-                            if state == nil { state = false }
-                            return !state!
-                        }
-                        if later { return }
+                        if first.arrive(.caller) == .caller { return }
                     }
                 }
                 for _ in 0..<options.jobs { fetchNext() }
@@ -69,6 +62,21 @@ extension Newsstand {
                 Output.line("\(issues.count - failed.count) of \(issues.count) covers on disk.")
                 if !failed.isEmpty { throw CommandFailure("\(failed.count) covers could not be fetched.", exitCode: 4) }
             }
+        }
+    }
+}
+
+/// Of a call and its completion handler, the one that got there first.
+private enum FirstToArrive: Sendable {
+    case caller, completion
+}
+
+private extension Locked<FirstToArrive?> {
+    /// Records `arrival` unless another came first; returns the first.
+    func arrive(_ arrival: FirstToArrive) -> FirstToArrive {
+        withLock { first in
+            if first == nil { first = arrival }
+            return first!
         }
     }
 }
