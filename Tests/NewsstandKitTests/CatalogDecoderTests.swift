@@ -141,14 +141,15 @@ final class CatalogDecoderTests: XCTestCase {
     }
 
     func testABadObjectInAnyPieceOfABinaryCatalogRefusesTheCatalog() {
-        // 10,000 items that all name one dictionary {"ID": "a"}, but for one that names a set.
+        // 10,000 items that all name one dictionary {"ID": "a"}, but for one whose ID is a set.
         for bad in [0, 5_000, 9_999] {
             let objects: [[UInt8]] = [
                 [0xD1, 1, 2],                       // 0: {"ID": "a"}
                 [0x52] + Array("ID".utf8),          // 1
                 [0x51] + Array("a".utf8),           // 2
                 [0xC0],                             // 3: an empty set
-                [0xAF, 0x11, 0x27, 0x10] + (0..<10_000).map { $0 == bad ? 3 : 0 },  // 4: the root array
+                [0xD1, 1, 3],                       // 4: {"ID": set}
+                [0xAF, 0x11, 0x27, 0x10] + (0..<10_000).map { $0 == bad ? 4 : 0 },  // 5: the root array
             ]
             XCTAssertThrowsError(try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base), "item \(bad)") { error in
                 XCTAssertEqual((error as? NewsstandError)?.code, .invalidCatalog)
@@ -158,16 +159,58 @@ final class CatalogDecoderTests: XCTestCase {
     }
 
     func testSharedObjectsCannotExpandABinaryCatalogReadInPieces() {
-        // 10,000 items that each name the top of a tree of 16^10 leaves: the budget is shared out
-        // between the pieces, so the whole stays bounded.
+        // 10,000 items whose title names the top of a tree of 16^10 leaves: the budget is shared
+        // out between the pieces, so the whole stays bounded.
         var objects: [[UInt8]] = [[0x09]]
         for level in 1...10 { objects.append([0xAF, 0x10, 16] + [UInt8](repeating: UInt8(level - 1), count: 16)) }
-        objects.append([0xAF, 0x11, 0x27, 0x10] + [UInt8](repeating: 10, count: 10_000))
+        objects.append([0x55] + Array("Title".utf8))                              // 11
+        objects.append([0xD1, 11, 10])                                            // 12: {"Title": tree}
+        objects.append([0xAF, 0x11, 0x27, 0x10] + [UInt8](repeating: 12, count: 10_000))
         let started = Date()
         XCTAssertThrowsError(try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base)) { error in
             XCTAssertTrue((error as? NewsstandError)?.message.contains("expands to more than") ?? false, "\(error)")
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 60, "stopped by the budget, not by running out of leaves")
+    }
+
+    func testItemsThatAreNotDictionariesAreSkippedUnreadInABinaryCatalog() throws {
+        // An item that is not a dictionary is skipped with a warning, whatever it holds.
+        let objects: [[UInt8]] = [
+            [0xD2, 1, 3, 2, 4],                 // 0: {"ID": "a", "Download URL": "a.pdf"}
+            [0x52] + Array("ID".utf8),          // 1
+            [0x51] + Array("a".utf8),           // 2
+            [0x5C] + Array("Download URL".utf8),  // 3
+            [0x55] + Array("a.pdf".utf8),       // 4
+            [0xC0],                             // 5: a set
+            [0xA2, 5, 0],                       // 6: the root array
+        ]
+        let catalog = try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base)
+        XCTAssertEqual(catalog.entries.map(\.id), [])
+        XCTAssertEqual(catalog.warnings.count, 2, "\(catalog.warnings)")
+        XCTAssertTrue(catalog.warnings[0].contains("not a dictionary"), catalog.warnings[0])
+        XCTAssertTrue(catalog.warnings[1].contains("`Title` is missing"), catalog.warnings[1])
+    }
+
+    func testBinaryKeysAreMatchedAsBytesInEitherEncodingAndTheLastOfARepeatedKeyWins() throws {
+        let objects: [[UInt8]] = [
+            [0xD5, 1, 3, 5, 7, 9, 2, 4, 6, 8, 10],                       // 0: the issue
+            [0x62, 0, UInt8(ascii: "I"), 0, UInt8(ascii: "D")],          // 1: "ID" in UTF-16
+            [0x51] + Array("a".utf8),                                    // 2
+            [0x55] + Array("Title".utf8),                                // 3
+            [0x52] + Array("T1".utf8),                                   // 4
+            [0x5C] + Array("Download URL".utf8),                         // 5
+            [0x55] + Array("a.pdf".utf8),                                // 6
+            [0x55] + Array("Title".utf8),                                // 7: repeated, wins
+            [0x52] + Array("T2".utf8),                                   // 8
+            [0x55] + Array("Other".utf8),                                // 9: unknown, its value never read
+            [0xC0],                                                      // 10: a set
+            [0xA1, 0],                                                   // 11: the root array
+        ]
+        let catalog = try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base)
+        XCTAssertEqual(catalog.entries.map(\.id), ["a"])
+        XCTAssertEqual(catalog.entries.first?.title, "T2")
+        XCTAssertEqual(catalog.entries.first?.downloadAddress, "https://news.example/catalogs/a.pdf")
+        XCTAssertEqual(catalog.warnings, [])
     }
 
     func testIssueIDRules() {

@@ -89,6 +89,47 @@ struct BinaryPropertyListParser: @unchecked Sendable {
         }
     }
 
+    /// Reads a dictionary's keys without making strings of them: `slot` names the slot of each
+    /// key the caller wants (from its UTF-8 bytes), and the value's reference is put there; a
+    /// repeated key keeps its last value. Returns false, reading nothing, when the object is
+    /// not a dictionary. Keys count against the budget; values are read later, if at all.
+    mutating func references(
+        in reference: Int, depth: Int, slot: (UnsafeBufferPointer<UInt8>) -> Int?, into slots: inout [Int]
+    ) throws(PropertyListError) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { throw PropertyListError("it expands to more than \(maximumValues) values") }
+        let start = try objectStart(reference)
+        let marker = bytes[start]
+        guard marker >> 4 == 0xD else { return false }
+        guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+        let (first, length) = try extent(start, low: Int(marker & 0x0F), unit: 2 * referenceSize)
+        let count = length / (2 * referenceSize)
+        for item in 0..<count {
+            budget -= 1
+            guard budget >= 0 else { throw PropertyListError("it expands to more than \(maximumValues) values") }
+            let keyReference = try objectReference(at: first + item * referenceSize)
+            let keyStart = try objectStart(keyReference)
+            let keyMarker = bytes[keyStart]
+            let index: Int?
+            switch keyMarker >> 4 {
+            case 0x5:
+                let (keyFirst, keyLength) = try extent(keyStart, low: Int(keyMarker & 0x0F), unit: 1)
+                index = slot(UnsafeBufferPointer(rebasing: bytes[keyFirst..<keyFirst + keyLength]))
+            case 0x6:
+                budget += 1  // counted above, and again by object()
+                if case .string(let key) = try object(keyReference, depth: depth + 1) {
+                    index = Array(key.utf8).withUnsafeBufferPointer { slot($0) }
+                } else {
+                    index = nil
+                }
+            default:
+                throw PropertyListError("a dictionary key is not a string")
+            }
+            if let index { slots[index] = try objectReference(at: first + (count + item) * referenceSize) }
+        }
+        return true
+    }
+
     enum Children {
         case array([Int])
         case dictionary([(key: String, value: Int)])

@@ -116,8 +116,19 @@ public struct CatalogDecoder: Sendable {
                 var reader = readers[piece]
                 var checked: [Result<CatalogEntry, Warning>] = []
                 checked.reserveCapacity(range.count)
+                // Keys are matched as bytes, and only the values of known keys are read.
+                var slots = [Int](repeating: -1, count: Key.allCases.count)
                 for index in range {
-                    checked.append(checker.entry(from: try reader.value(items[index], depth: depth), index: index))
+                    for slot in slots.indices { slots[slot] = -1 }
+                    guard try reader.references(in: items[index], depth: depth, slot: { Key(utf8: $0)?.rawValue }, into: &slots) else {
+                        checked.append(checker.notADictionary(index))
+                        continue
+                    }
+                    var fields = Fields()
+                    for key in Key.allCases where slots[key.rawValue] >= 0 {
+                        fields[key] = try reader.value(slots[key.rawValue], depth: depth + 1)
+                    }
+                    checked.append(checker.entry(from: fields, index: index))
                 }
                 return checked
             })
@@ -147,23 +158,65 @@ public struct CatalogDecoder: Sendable {
     }
 
     /// The keys an issue dictionary may have.
-    private enum Key {
+    private enum Key: Int, CaseIterable {
         case id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary
 
-        /// Checks the length and first letter before comparing: one comparison per key.
         init?(_ key: String) {
-            let utf8 = key.utf8
-            switch (utf8.count, utf8.first) {
-            case (2, UInt8(ascii: "I")) where key == "ID": self = .id
-            case (5, UInt8(ascii: "T")) where key == "Title": self = .title
-            case (12, UInt8(ascii: "R")) where key == "Release date": self = .releaseDate
-            case (9, UInt8(ascii: "C")) where key == "Cover URL": self = .coverURL
-            case (12, UInt8(ascii: "D")) where key == "Download URL": self = .downloadURL
-            case (4, UInt8(ascii: "F")) where key == "Free": self = .free
-            case (4, UInt8(ascii: "S")) where key == "Size": self = .size
-            case (6, UInt8(ascii: "S")) where key == "SHA256": self = .sha256
-            case (7, UInt8(ascii: "S")) where key == "Summary": self = .summary
+            var key = key
+            guard let known = key.withUTF8({ Key(utf8: $0) }) else { return nil }
+            self = known
+        }
+
+        /// Checks the length and first letter before comparing: one comparison per key.
+        init?(utf8 key: UnsafeBufferPointer<UInt8>) {
+            func matches(_ name: StaticString) -> Bool {
+                name.utf8CodeUnitCount == key.count && memcmp(name.utf8Start, key.baseAddress!, key.count) == 0
+            }
+            switch (key.count, key.first) {
+            case (2, UInt8(ascii: "I")) where matches("ID"): self = .id
+            case (5, UInt8(ascii: "T")) where matches("Title"): self = .title
+            case (12, UInt8(ascii: "R")) where matches("Release date"): self = .releaseDate
+            case (9, UInt8(ascii: "C")) where matches("Cover URL"): self = .coverURL
+            case (12, UInt8(ascii: "D")) where matches("Download URL"): self = .downloadURL
+            case (4, UInt8(ascii: "F")) where matches("Free"): self = .free
+            case (4, UInt8(ascii: "S")) where matches("Size"): self = .size
+            case (6, UInt8(ascii: "S")) where matches("SHA256"): self = .sha256
+            case (7, UInt8(ascii: "S")) where matches("Summary"): self = .summary
             default: return nil
+            }
+        }
+    }
+
+    /// An issue's values by key; a repeated key keeps its last value.
+    private struct Fields {
+        var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary: PropertyListValue?
+
+        subscript(key: Key) -> PropertyListValue? {
+            get {
+                switch key {
+                case .id: id
+                case .title: title
+                case .releaseDate: releaseDate
+                case .coverURL: coverURL
+                case .downloadURL: downloadURL
+                case .free: free
+                case .size: size
+                case .sha256: sha256
+                case .summary: summary
+                }
+            }
+            set {
+                switch key {
+                case .id: id = newValue
+                case .title: title = newValue
+                case .releaseDate: releaseDate = newValue
+                case .coverURL: coverURL = newValue
+                case .downloadURL: downloadURL = newValue
+                case .free: free = newValue
+                case .size: size = newValue
+                case .sha256: sha256 = newValue
+                case .summary: summary = newValue
+                }
             }
         }
     }
@@ -174,25 +227,22 @@ public struct CatalogDecoder: Sendable {
         let allowFiles: Bool
 
         func entry(from item: PropertyListValue, index: Int) -> Result<CatalogEntry, Warning> {
-            guard case .dictionary(let dictionary) = item else {
-                return .failure(Warning(message: "Skipped issue \(index + 1): it is not a dictionary."))
-            }
-            // One pass over the pairs; a repeated key keeps its last value.
-            var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary: PropertyListValue?
+            guard case .dictionary(let dictionary) = item else { return notADictionary(index) }
+            var fields = Fields()
             for pair in dictionary.pairs {
-                switch Key(pair.key) {
-                case .id?: id = pair.value
-                case .title?: title = pair.value
-                case .releaseDate?: releaseDate = pair.value
-                case .coverURL?: coverURL = pair.value
-                case .downloadURL?: downloadURL = pair.value
-                case .free?: free = pair.value
-                case .size?: size = pair.value
-                case .sha256?: sha256 = pair.value
-                case .summary?: summary = pair.value
-                case nil: break
-                }
+                if let key = Key(pair.key) { fields[key] = pair.value }
             }
+            return entry(from: fields, index: index)
+        }
+
+        func notADictionary(_ index: Int) -> Result<CatalogEntry, Warning> {
+            .failure(Warning(message: "Skipped issue \(index + 1): it is not a dictionary."))
+        }
+
+        func entry(from fields: Fields, index: Int) -> Result<CatalogEntry, Warning> {
+            let (id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary) = (
+                fields.id, fields.title, fields.releaseDate, fields.coverURL, fields.downloadURL, fields.free, fields.size,
+                fields.sha256, fields.summary)
             guard case .string(let issueID)? = id else {
                 return .failure(Warning(message: "Skipped issue \(index + 1): `ID` is missing or not a string."))
             }
