@@ -101,8 +101,12 @@ private final class TransferLoop: Sendable {
     }
 
     func cancel(_ id: Int) {
-        queue.withLock { _ = $0.cancelled.insert(id) }
-        multi.wakeUp()
+        // A thread not started yet has nothing to cancel.
+        let running = queue.withLock { queue -> Bool in
+            if queue.running { queue.cancelled.insert(id) }
+            return queue.running
+        }
+        if running { multi.wakeUp() }
     }
 
     /// The thread's loop. Never returns: the thread lives as long as the process.
