@@ -23,6 +23,47 @@ final class StoreCatalogTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.cache.downloadPath))
     }
 
+    func testCoversAreFetchedIntoTheirFolderAndOnesKeptTheOldWayAreMovedThereWithoutTheNetwork() throws {
+        let harness = try StoreHarness()
+        let cover = Data("fresh cover".utf8)
+        harness.server.serve("/covers/new.png", .init(body: cover, contentType: "image/png"))
+        harness.serveCatalog([Fixtures.entry(id: "new", download: "issues/new.pdf", cover: "covers/new.png"),
+                              Fixtures.entry(id: "old", download: "issues/old.pdf", cover: "covers/old.png"),
+                              Fixtures.entry(id: "kept", download: "issues/kept.pdf", cover: "covers/kept.png")])
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        // Covers as an earlier version kept them, one beside a downloaded issue.
+        let library = store.library
+        for id in ["old", "kept"] {
+            try FileManager.default.createDirectory(atPath: library.folder(for: id), withIntermediateDirectories: true)
+            try Data("old \(id)".utf8).write(to: URL(fileURLWithPath: library.folder(for: id) + "/cover"))
+        }
+        try Data("%PDF".utf8).write(to: URL(fileURLWithPath: library.pdfPath(for: "kept")))
+
+        func fetch(_ id: String) throws -> String {
+            let done = DispatchSemaphore(value: 0)
+            let result = Locked<Result<String, NewsstandError>?>(nil)
+            store.fetchCover(for: try XCTUnwrap(store.issue(withID: id))) { outcome in
+                result.withLock { $0 = outcome }
+                done.signal()
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+            return try XCTUnwrap(result.withLock { $0 }).get()
+        }
+        XCTAssertEqual(try fetch("new"), library.coverPath(for: "new"))
+        XCTAssertEqual(FileManager.default.contents(atPath: library.coverPath(for: "new")), cover)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: library.folder(for: "new")), "a cover makes no issue folder")
+
+        for id in ["old", "kept"] {
+            XCTAssertEqual(try fetch(id), library.coverPath(for: id))
+            XCTAssertEqual(FileManager.default.contents(atPath: library.coverPath(for: id)), Data("old \(id)".utf8))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: library.folder(for: id) + "/cover"))
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: library.folder(for: "old")), "the emptied folder is gone")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library.pdfPath(for: "kept")), "a downloaded issue stays")
+        XCTAssertEqual(harness.server.requests.filter { $0.path.hasPrefix("/covers/") }.map(\.path), ["/covers/new.png"])
+    }
+
     func testSecondRefreshSendsValidatorsAndA304KeepsTheCache() throws {
         let harness = try StoreHarness()
         harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")], etag: "\"cat-7\"")

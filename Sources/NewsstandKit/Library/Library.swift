@@ -53,6 +53,17 @@ public struct Library: Sendable {
         try FileOps.makeDirectory(folder(for: id), trusted: base)
     }
 
+    /// Moves a cover kept where earlier versions kept it (`<issue ID>/cover`) to its place, and
+    /// removes the issue's folder if that emptied it; says whether there was one. A reader who
+    /// upgrades while offline keeps the covers already fetched.
+    func adoptLegacyCover(for id: String) -> Bool {
+        let legacy = folder(for: id) + "/cover"
+        guard FileOps.regularFileSize(legacy) != nil, rename(legacy, coverPath(for: id)) == 0 else { return false }
+        // Fails, as it should, when the folder still holds the issue.
+        rmdir(folder(for: id))
+        return true
+    }
+
     /// Creates the covers' folder (and the library's), refusing links planted in the way.
     func prepareCoversFolder() throws(NewsstandError) {
         try FileOps.makeDirectory(coversFolder, trusted: base)

@@ -329,6 +329,10 @@ public final class Store: Sendable {
             }
             coversFolderReady.withLock { $0 = true }
         }
+        if library.adoptLegacyCover(for: issue.id) {
+            completion(.success(path))
+            return
+        }
         let part = path + ".part"
         let coversFolderReady = coversFolderReady
         var request = TransferRequest(url: url, destination: part)
