@@ -126,7 +126,7 @@ public struct CatalogDecoder: Sendable {
                     }
                     var fields = Fields()
                     for key in Key.allCases where slots[key.rawValue] >= 0 {
-                        fields[key] = try reader.value(slots[key.rawValue], depth: depth + 1)
+                        fields.set(key, try reader.value(slots[key.rawValue], depth: depth + 1))
                     }
                     checked.append(checker.entry(from: fields, index: index))
                 }
@@ -191,32 +191,17 @@ public struct CatalogDecoder: Sendable {
     private struct Fields {
         var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary: PropertyListValue?
 
-        subscript(key: Key) -> PropertyListValue? {
-            get {
-                switch key {
-                case .id: id
-                case .title: title
-                case .releaseDate: releaseDate
-                case .coverURL: coverURL
-                case .downloadURL: downloadURL
-                case .free: free
-                case .size: size
-                case .sha256: sha256
-                case .summary: summary
-                }
-            }
-            set {
-                switch key {
-                case .id: id = newValue
-                case .title: title = newValue
-                case .releaseDate: releaseDate = newValue
-                case .coverURL: coverURL = newValue
-                case .downloadURL: downloadURL = newValue
-                case .free: free = newValue
-                case .size: size = newValue
-                case .sha256: sha256 = newValue
-                case .summary: summary = newValue
-                }
+        mutating func set(_ key: Key, _ value: PropertyListValue) {
+            switch key {
+            case .id: id = value
+            case .title: title = value
+            case .releaseDate: releaseDate = value
+            case .coverURL: coverURL = value
+            case .downloadURL: downloadURL = value
+            case .free: free = value
+            case .size: size = value
+            case .sha256: sha256 = value
+            case .summary: summary = value
             }
         }
     }
@@ -230,7 +215,7 @@ public struct CatalogDecoder: Sendable {
             guard case .dictionary(let dictionary) = item else { return notADictionary(index) }
             var fields = Fields()
             for pair in dictionary.pairs {
-                if let key = Key(pair.key) { fields[key] = pair.value }
+                if let key = Key(pair.key) { fields.set(key, pair.value) }
             }
             return entry(from: fields, index: index)
         }

@@ -50,7 +50,6 @@ public final class Store: Sendable {
     }
 
     private let contents = Locked(Contents())
-    private let coversFolderReady = Locked(false)
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -318,23 +317,17 @@ public final class Store: Sendable {
             completion(.failure(NewsstandError(.notFound, "\(issue.id) has no cover.")))
             return
         }
-        // Checked once (each check is a look at every folder below the data folder), and again
-        // after a cover fails, in case the folder went away.
-        if !coversFolderReady.withLock({ $0 }) {
-            do {
-                try library.prepareCoversFolder()
-            } catch {
-                completion(.failure(error))
-                return
-            }
-            coversFolderReady.withLock { $0 = true }
+        do {
+            try library.prepareCoversFolder()
+        } catch {
+            completion(.failure(error))
+            return
         }
         if library.adoptLegacyCover(for: issue.id) {
             completion(.success(path))
             return
         }
         let part = path + ".part"
-        let coversFolderReady = coversFolderReady
         var request = TransferRequest(url: url, destination: part)
         request.maximumBytes = 10 << 20
         request.allowsFileURLs = url.isFileURL && configuration.catalogURL.isFileURL
@@ -344,7 +337,6 @@ public final class Store: Sendable {
                 completion(.success(path))
             } else {
                 unlink(part)
-                coversFolderReady.withLock { $0 = false }
                 completion(.failure(result.failure ?? NewsstandError(.httpStatus, "The cover could not be fetched (HTTP \(result.response.statusCode)).")))
             }
         })
