@@ -2,9 +2,9 @@
 import Foundation
 import PackageDescription
 
+// Linux only: the code calls Glibc, libcurl, ncursesw and Linux's sync_file_range directly.
 let package = Package(
     name: "newsstand",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "newsstand", targets: ["newsstand"]),
         .library(name: "NewsstandKit", targets: ["NewsstandKit"]),
@@ -12,6 +12,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
@@ -24,6 +27,9 @@ let package = Package(
                 "CCurl",
                 "CLinux",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(name: "ShelfUI", dependencies: ["NewsstandKit", "CNcurses", "CStb"]),
@@ -33,6 +39,7 @@ let package = Package(
                 "NewsstandKit",
                 "ShelfUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(

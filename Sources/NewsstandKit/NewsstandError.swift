@@ -45,6 +45,14 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let openerFailed = Code("openerFailed")
         /// The download was cancelled.
         public static let cancelled = Code("cancelled")
+        /// The configuration file cannot be read or says something newsstand cannot do.
+        public static let configuration = Code("configuration")
+        /// Another newsstand is doing the same job (a second `sync`).
+        public static let busy = Code("busy")
+        /// The libcurl on this machine refused an option newsstand needs.
+        public static let libcurl = Code("libcurl")
+        /// No subscription of that name.
+        public static let unknownSubscription = Code("unknownSubscription")
     }
 
     public let code: Code
@@ -60,4 +68,10 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String { message }
+
+    /// Two errors are equal when their codes are: the message is for people, and may change
+    /// with a detail (a byte count, a server's words) that does not make it another failure.
+    public static func == (lhs: NewsstandError, rhs: NewsstandError) -> Bool {
+        lhs.code == rhs.code
+    }
 }

@@ -65,14 +65,14 @@ struct BinaryPropertyListParser: @unchecked Sendable {
         let marker = bytes[start]
         switch marker >> 4 {
         case 0xA:
-            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
             let (first, length) = try extent(start, low: Int(marker & 0x0F), unit: referenceSize)
             var items: [Int] = []
             items.reserveCapacity(length / referenceSize)
             for item in 0..<length / referenceSize { items.append(try objectReference(at: first + item * referenceSize)) }
             return .array(items)
         case 0xD:
-            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
             let (first, length) = try extent(start, low: Int(marker & 0x0F), unit: 2 * referenceSize)
             let count = length / (2 * referenceSize)
             var pairs: [(key: String, value: Int)] = []
@@ -101,7 +101,7 @@ struct BinaryPropertyListParser: @unchecked Sendable {
         let start = try objectStart(reference)
         let marker = bytes[start]
         guard marker >> 4 == 0xD else { return false }
-        guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+        guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
         let (first, length) = try extent(start, low: Int(marker & 0x0F), unit: 2 * referenceSize)
         let count = length / (2 * referenceSize)
         for item in 0..<count {
@@ -210,7 +210,7 @@ struct BinaryPropertyListParser: @unchecked Sendable {
             }
             return .string(String(decoding: units, as: UTF16.self))
         case 0xA:
-            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
             let (first, length) = try extent(start, low: low, unit: referenceSize)
             let count = length / referenceSize
             var array: [PropertyListValue] = []
@@ -220,7 +220,7 @@ struct BinaryPropertyListParser: @unchecked Sendable {
             }
             return .array(array)
         case 0xD:
-            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
             let (first, length) = try extent(start, low: low, unit: 2 * referenceSize)
             let count = length / (2 * referenceSize)
             var dictionary = PropertyListDictionary(minimumCapacity: count)

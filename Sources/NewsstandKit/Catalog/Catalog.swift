@@ -1,24 +1,24 @@
 import Foundation
 
-/// A publisher's list of issues, as loaded from a property list.
+/// A publisher's list of issues, in the one model every catalog format is turned into.
 public struct Catalog: Sendable, Equatable {
     /// The magazine or publisher, when the catalog names it.
     public var title: String?
     /// The valid entries, in the catalog's order.
     public var entries: [CatalogEntry]
-    /// One line per entry that was skipped, naming it and saying why.
-    public var warnings: [String]
-    /// Where each ID is in ``entries``: made once while loading, then used by the store.
+    /// The entries that were skipped, and why.
+    public var warnings: [CatalogWarning]
+    /// Where each local key is in ``entries``: made once while loading, then used by the store.
     let positions: [String: Int]
 
-    public init(title: String?, entries: [CatalogEntry], warnings: [String] = []) {
+    public init(title: String?, entries: [CatalogEntry], warnings: [CatalogWarning] = []) {
         var positions: [String: Int] = [:]
         positions.reserveCapacity(entries.count)
-        for (position, entry) in entries.enumerated() where positions[entry.id] == nil { positions[entry.id] = position }
+        for (position, entry) in entries.enumerated() where positions[entry.localKey] == nil { positions[entry.localKey] = position }
         self.init(title: title, entries: entries, warnings: warnings, positions: positions)
     }
 
-    init(title: String?, entries: [CatalogEntry], warnings: [String], positions: [String: Int]) {
+    init(title: String?, entries: [CatalogEntry], warnings: [CatalogWarning], positions: [String: Int]) {
         self.title = title
         self.entries = entries
         self.warnings = warnings

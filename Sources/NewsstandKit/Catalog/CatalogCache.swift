@@ -11,6 +11,11 @@ public struct CatalogCache: Sendable {
         public var etag: String?
         public var lastModified: String?
         public var fetchedAt: Date
+        /// Until when the server said the copy is fresh (Cache-Control max-age): a sync before
+        /// then asks nothing.
+        public var freshUntil: Date?
+        /// The server asked not to be asked again before this (Retry-After on a busy answer).
+        public var retryNotBefore: Date?
     }
 
     public let folder: String
@@ -20,12 +25,20 @@ public struct CatalogCache: Sendable {
     /// Where a fresh copy is downloaded before it is checked and moved into place.
     let downloadPath: String
 
-    public init(directories: Directories, catalogURL: URL) {
+    /// The cache of one subscription, named after it so that a new URL keeps it.
+    public init(directories: Directories, subscriptionName: String) {
         folder = directories.cache + "/catalogs"
-        let key = Library.key(for: catalogURL)
-        catalogPath = folder + "/" + key + ".plist"
-        infoPath = folder + "/" + key + ".json"
-        downloadPath = folder + "/" + key + ".plist.download"
+        catalogPath = folder + "/" + subscriptionName + ".catalog"
+        infoPath = folder + "/" + subscriptionName + ".json"
+        downloadPath = folder + "/" + subscriptionName + ".catalog.download"
+    }
+
+    /// Moves the copy an earlier version kept under a hash of `catalogURL` to this cache's names,
+    /// unless this cache has one already.
+    func adoptLegacyCopy(of catalogURL: URL) {
+        let legacy = folder + "/" + Library.legacyKey(for: catalogURL)
+        guard FileOps.regularFileSize(catalogPath) == nil, FileOps.regularFileSize(legacy + ".plist") != nil else { return }
+        if rename(legacy + ".json", infoPath) == 0 { rename(legacy + ".plist", catalogPath) }
     }
 
     func prepare() throws(NewsstandError) {

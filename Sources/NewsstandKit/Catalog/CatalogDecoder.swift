@@ -3,8 +3,9 @@ import Foundation
 /// Turns the bytes of a catalog property list into a ``Catalog``.
 ///
 /// The root is either an array of issue dictionaries or a dictionary with an `Issues` array
-/// and an optional `Title`. Entries with a missing or mistyped required key, an unsafe ID,
-/// a duplicate ID or a URL that may not be fetched are skipped with a warning; the rest load.
+/// and an optional `Title`. Entries with a missing or mistyped required key, a duplicate ID or
+/// a URL that may not be fetched are skipped with a warning; the rest load. An ID is data: any
+/// text of at most 1,024 bytes; its ``LocalKey`` is what becomes a folder.
 public struct CatalogDecoder: Sendable {
     /// The largest catalog accepted, in bytes.
     public var maximumSize: Int
@@ -25,7 +26,7 @@ public struct CatalogDecoder: Sendable {
             throw NewsstandError(.invalidCatalog, "The catalog is \(data.count) bytes, more than the \(maximumSize) allowed.")
         }
         let checker = EntryChecker(resolver: URLResolver(base: baseURL), allowFiles: baseURL.isFileURL)
-        let (title, results): (String?, [Result<CatalogEntry, Warning>])
+        let (title, results): (String?, [Result<CatalogEntry, CatalogWarning>])
         do {
             if data.starts(with: Array("bplist00".utf8)) {
                 (title, results) = try Self.decodeBinary(data, maximumDepth: maximumDepth, checker: checker)
@@ -51,21 +52,21 @@ public struct CatalogDecoder: Sendable {
 
         var entries: [CatalogEntry] = []
         entries.reserveCapacity(results.count)
-        var warnings: [String] = []
+        var warnings: [CatalogWarning] = []
         var positions: [String: Int] = [:]
         positions.reserveCapacity(results.count)
         for (index, result) in results.enumerated() {
             switch result {
             case .success(let entry):
                 // One lookup for the usual new ID; a duplicate puts the first one's position back.
-                if let first = positions.updateValue(entries.count, forKey: entry.id) {
-                    positions[entry.id] = first
-                    warnings.append("Skipped issue \(index + 1) (ID \(Self.quoted(entry.id))): the ID is used twice.")
+                if let first = positions.updateValue(entries.count, forKey: entry.localKey) {
+                    positions[entry.localKey] = first
+                    warnings.append(CatalogWarning(.duplicateID, index: index, id: entry.id))
                 } else {
                     entries.append(entry)
                 }
             case .failure(let warning):
-                warnings.append(warning.message)
+                warnings.append(warning)
             }
         }
         return Catalog(title: title, entries: entries, warnings: warnings, positions: positions)
@@ -88,7 +89,7 @@ public struct CatalogDecoder: Sendable {
     /// A binary catalog is read an issue at a time, straight from its object table and on every
     /// core, without first building the whole tree.
     private static func decodeBinary(_ data: Data, maximumDepth: Int, checker: EntryChecker)
-        throws -> (String?, [Result<CatalogEntry, Warning>]) {
+        throws -> (String?, [Result<CatalogEntry, CatalogWarning>]) {
         try BinaryPropertyListParser.withDocument(data, maximumDepth: maximumDepth) { parser, top throws(PropertyListError) in
             var title: String?
             let items: [Int]
@@ -100,7 +101,7 @@ public struct CatalogDecoder: Sendable {
                 // As in any dictionary, a repeated key keeps its last value.
                 guard let issues = pairs.last(where: { $0.key == "Issues" }),
                       case .array(let references)? = try parser.children(issues.value, depth: 1) else {
-                    throw PropertyListError(Self.missingIssuesReason)
+                    throw PropertyListError(kind: .missingIssues)
                 }
                 items = references
                 itemDepth = 2
@@ -108,13 +109,13 @@ public struct CatalogDecoder: Sendable {
                     title = string
                 }
             case nil:
-                throw PropertyListError(Self.notACatalogReason)
+                throw PropertyListError(kind: .notACatalog)
             }
             let readers = parser.split(into: Pieces.count(for: items.count))
             let depth = itemDepth
             return (title, try inPieces(items.count) { range, piece throws(PropertyListError) in
                 var reader = readers[piece]
-                var checked: [Result<CatalogEntry, Warning>] = []
+                var checked: [Result<CatalogEntry, CatalogWarning>] = []
                 checked.reserveCapacity(range.count)
                 // Keys are matched as bytes, and only the values of known keys are read.
                 var slots = [Int](repeating: -1, count: Key.allCases.count)
@@ -124,7 +125,7 @@ public struct CatalogDecoder: Sendable {
                         checked.append(checker.notADictionary(index))
                         continue
                     }
-                    var fields = Fields()
+                    var fields = RawFields()
                     for key in Key.allCases where slots[key.rawValue] >= 0 {
                         fields.set(key, try reader.value(slots[key.rawValue], depth: depth + 1))
                     }
@@ -135,14 +136,9 @@ public struct CatalogDecoder: Sendable {
         }
     }
 
-    private static let missingIssuesReason = "The catalog's root dictionary has no `Issues` array."
-    private static let notACatalogReason = "The catalog's root must be an array of issues or a dictionary with `Issues`."
-    private static let missingIssues = NewsstandError(.invalidCatalog, missingIssuesReason)
-    private static let notACatalog = NewsstandError(.invalidCatalog, notACatalogReason)
-
-    private struct Warning: Error {
-        let message: String
-    }
+    private static let missingIssues = NewsstandError(.invalidCatalog, "The catalog's root dictionary has no `Issues` array.")
+    private static let notACatalog = NewsstandError(
+        .invalidCatalog, "The catalog's root must be an array of issues or a dictionary with `Issues`.")
 
     /// The results of `body` for each piece of `0..<count`, joined in order: entries are
     /// independent, and a large catalog is checked on every core at once.
@@ -188,7 +184,7 @@ public struct CatalogDecoder: Sendable {
     }
 
     /// An issue's values by key; a repeated key keeps its last value.
-    private struct Fields {
+    private struct RawFields {
         var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary: PropertyListValue?
 
         mutating func set(_ key: Key, _ value: PropertyListValue) {
@@ -211,74 +207,78 @@ public struct CatalogDecoder: Sendable {
         let resolver: URLResolver
         let allowFiles: Bool
 
-        func entry(from item: PropertyListValue, index: Int) -> Result<CatalogEntry, Warning> {
+        func entry(from item: PropertyListValue, index: Int) -> Result<CatalogEntry, CatalogWarning> {
             guard case .dictionary(let dictionary) = item else { return notADictionary(index) }
-            var fields = Fields()
+            var fields = RawFields()
             for pair in dictionary.pairs {
                 if let key = Key(pair.key) { fields.set(key, pair.value) }
             }
             return entry(from: fields, index: index)
         }
 
-        func notADictionary(_ index: Int) -> Result<CatalogEntry, Warning> {
-            .failure(Warning(message: "Skipped issue \(index + 1): it is not a dictionary."))
+        func notADictionary(_ index: Int) -> Result<CatalogEntry, CatalogWarning> {
+            .failure(CatalogWarning(.notAnEntry, index: index, id: nil))
         }
 
-        func entry(from fields: Fields, index: Int) -> Result<CatalogEntry, Warning> {
+        func entry(from fields: RawFields, index: Int) -> Result<CatalogEntry, CatalogWarning> {
             let (id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary) = (
                 fields.id, fields.title, fields.releaseDate, fields.coverURL, fields.downloadURL, fields.free, fields.size,
                 fields.sha256, fields.summary)
-            guard case .string(let issueID)? = id else {
-                return .failure(Warning(message: "Skipped issue \(index + 1): `ID` is missing or not a string."))
+            guard case .string(let issueID)? = id, !issueID.isEmpty, issueID.utf8.count <= 1024 else {
+                return .failure(CatalogWarning(.missing(field: "ID", expected: "a string of at most 1,024 bytes"), index: index, id: nil))
             }
-            // Messages are made only for entries that are skipped.
-            func skip(_ reason: String) -> Result<CatalogEntry, Warning> {
-                .failure(Warning(message: "Skipped issue \(index + 1) (ID \(CatalogDecoder.quoted(issueID))): \(reason)"))
+            // Warnings are made only for entries that are skipped.
+            func skip(_ kind: CatalogWarning.Kind) -> Result<CatalogEntry, CatalogWarning> {
+                .failure(CatalogWarning(kind, index: index, id: issueID))
             }
-            guard IssueID.isValid(issueID) else { return skip("the ID is not a safe file name (letters, digits, . _ - only).") }
-            guard case .string(let issueTitle)? = title else { return skip("`Title` is missing or not a string.") }
-            guard case .string(let downloadString)? = downloadURL else { return skip("`Download URL` is missing or not a string.") }
+            guard case .string(let issueTitle)? = title else { return skip(.missing(field: "Title", expected: "a string")) }
+            guard case .string(let downloadString)? = downloadURL else { return skip(.missing(field: "Download URL", expected: "a string")) }
             guard let download = resolver.resolve(downloadString, allowFiles: allowFiles) else {
-                return skip("`Download URL` is not an http or https URL.")
+                return skip(.unsupportedURL(field: "Download URL"))
             }
             var cover: String?
             if let coverURL {
                 guard case .string(let string) = coverURL, let url = resolver.resolve(string, allowFiles: allowFiles) else {
-                    return skip("`Cover URL` is not an http or https URL.")
+                    return skip(.unsupportedURL(field: "Cover URL"))
                 }
                 cover = url
             }
             var date: Date?
             if let releaseDate {
-                guard case .date(let value) = releaseDate else { return skip("`Release date` is not a date.") }
+                guard case .date(let value) = releaseDate else { return skip(.invalid(field: "Release date", expected: "a date")) }
                 date = value
             }
             var isFree = false
             if let free {
-                guard case .boolean(let value) = free else { return skip("`Free` is not a boolean.") }
+                guard case .boolean(let value) = free else { return skip(.invalid(field: "Free", expected: "a boolean")) }
                 isFree = value
             }
             var bytes: Int64?
             if let size {
-                guard case .integer(let value) = size, value >= 0 else { return skip("`Size` is not a non-negative integer.") }
+                guard case .integer(let value) = size, value >= 0 else {
+                    return skip(.invalid(field: "Size", expected: "a non-negative integer"))
+                }
                 bytes = value
             }
             var digest: String?
             if let sha256 {
                 guard case .string(let string) = sha256, let value = CatalogDecoder.normalizedDigest(string) else {
-                    return skip("`SHA256` is not 64 hex digits.")
+                    return skip(.invalid(field: "SHA256", expected: "64 hex digits"))
                 }
                 digest = value
             }
             var text: String?
             if let summary {
-                guard case .string(let value) = summary else { return skip("`Summary` is not a string.") }
+                guard case .string(let value) = summary else { return skip(.invalid(field: "Summary", expected: "a string")) }
                 text = value
             }
-            return .success(CatalogEntry(
-                id: issueID, title: issueTitle, releaseDate: date, coverAddress: cover, downloadAddress: download,
-                isFree: isFree, size: bytes, sha256: digest, summary: text
-            ))
+            // A property-list catalog names no media type: the URL's extension says, else a PDF,
+            // which every such catalog served before other formats existed.
+            let acquisition = Acquisition(
+                address: download, mediaType: MediaType(address: download) ?? .pdf, size: bytes, sha256: digest)
+            return .success(CatalogEntry(CatalogEntry.Fields(
+                id: issueID, title: issueTitle, releaseDate: date, coverAddress: cover, acquisitions: [acquisition],
+                isFree: isFree, summary: text)))
         }
     }
 
@@ -292,20 +292,18 @@ public struct CatalogDecoder: Sendable {
 
     /// The error a parser's complaint becomes.
     private static func failure(_ error: PropertyListError, data: Data, maximumDepth: Int) -> NewsstandError {
-        if error.reason == XMLPropertyListParser.entityReason {
+        switch error.kind {
+        case .entityDeclaration:
             return NewsstandError(.invalidCatalog, "The catalog declares XML entities, which are not allowed.")
+        case .tooDeep(let limit):
+            return NewsstandError(.invalidCatalog, "The catalog nests deeper than \(limit) levels.")
+        case .notACatalog:
+            return notACatalog
+        case .missingIssues:
+            return missingIssues
+        case .malformed(let reason):
+            let kind = data.starts(with: Array("bplist00".utf8)) ? "binary property list" : "property list"
+            return NewsstandError(.invalidCatalog, "The catalog is not a valid \(kind) (\(reason)).")
         }
-        if error.reason.contains("nests deeper") {
-            return NewsstandError(.invalidCatalog, "The catalog nests deeper than \(maximumDepth) levels.")
-        }
-        if error.reason == missingIssuesReason || error.reason == notACatalogReason {
-            return NewsstandError(.invalidCatalog, error.reason)
-        }
-        let kind = data.starts(with: Array("bplist00".utf8)) ? "binary property list" : "property list"
-        return NewsstandError(.invalidCatalog, "The catalog is not a valid \(kind) (\(error.reason)).")
-    }
-
-    static func quoted(_ id: String) -> String {
-        "\"" + TextSanitizer.inert(String(id.prefix(60))) + "\""
     }
 }

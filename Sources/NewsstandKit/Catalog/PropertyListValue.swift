@@ -47,9 +47,27 @@ struct PropertyListDictionary: Sendable, Equatable {
 }
 
 /// Why a property list could not be read: a short reason for "The catalog is not a valid … (reason)".
-struct PropertyListError: Error, Sendable {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
+/// Why a property list was refused.
+struct PropertyListError: Error, Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        /// The document declares XML entities.
+        case entityDeclaration
+        /// Arrays and dictionaries nest deeper than the limit.
+        case tooDeep(limit: Int)
+        /// The root is neither an array of issues nor a dictionary with `Issues`.
+        case notACatalog
+        /// The root dictionary has no `Issues` array.
+        case missingIssues
+        /// Any other fault, described for a person.
+        case malformed(String)
+    }
+
+    let kind: Kind
+
+    init(kind: Kind) { self.kind = kind }
+    init(_ reason: String) { kind = .malformed(reason) }
+
+    static func tooDeep(_ limit: Int) -> PropertyListError { PropertyListError(kind: .tooDeep(limit: limit)) }
 }
 
 /// Dates as property lists write them: `2024-05-01T00:00:00Z`, in UTC.

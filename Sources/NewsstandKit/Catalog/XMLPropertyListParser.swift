@@ -23,7 +23,6 @@ struct XMLPropertyListParser {
         return try result.get()
     }
 
-    static let entityReason = "it declares XML entities, which are not allowed"
 
     private enum Tag {
         case plist, dict, key, array, string, integer, real, date, data, `true`, `false`
@@ -54,7 +53,7 @@ struct XMLPropertyListParser {
     private mutating func value(_ tag: Tag, empty: Bool, depth: Int) throws(PropertyListError) -> PropertyListValue {
         switch tag {
         case .dict:
-            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
             var dictionary = PropertyListDictionary(minimumCapacity: 8)
             if empty { return .dictionary(dictionary) }
             while true {
@@ -71,7 +70,7 @@ struct XMLPropertyListParser {
                 dictionary.append(key, try value(valueTag, empty: valueEmpty, depth: depth + 1))
             }
         case .array:
-            guard depth < maximumDepth else { throw PropertyListError("it nests deeper than \(maximumDepth) levels") }
+            guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
             var array: [PropertyListValue] = []
             if empty { return .array(array) }
             while true {
@@ -307,7 +306,7 @@ struct XMLPropertyListParser {
                 // An internal subset is where entities (which can expand a small file into
                 // gigabytes) are declared; a catalog has no use for one.
                 if let entity = find("<!ENTITY"), entity < (find(UInt8(ascii: "]"), from: index) ?? bytes.count) {
-                    throw PropertyListError(Self.entityReason)
+                    throw PropertyListError(kind: .entityDeclaration)
                 }
                 throw PropertyListError("it declares an internal DTD subset, which is not allowed")
             } else if byte == UInt8(ascii: ">") {

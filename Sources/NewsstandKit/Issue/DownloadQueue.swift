@@ -1,11 +1,14 @@
 import Foundation
 
-/// Runs issue downloads: a limited number at once, each resumed, retried, verified and installed.
+/// Runs the newsstand's downloads: a limited number at once across every subscription (and per
+/// subscription), each resumed, retried, verified and installed.
 ///
-/// One writer per file: an issue that is queued or running is never started twice.
+/// Jobs are keyed by subscription and local key, so two magazines' `2026-01` never collide. One
+/// writer per file: an issue that is queued or running is never started twice.
 final class DownloadQueue: Sendable {
     private struct Job: Sendable {
         let issue: Issue
+        let store: Store
         var transfer: TransferID?
         var waitingToRetry = false
         /// The lock that makes this process the issue's only writer, held until the job ends.
@@ -17,7 +20,7 @@ final class DownloadQueue: Sendable {
     }
 
     private struct State: Sendable {
-        var waiting: [Issue] = []
+        var waiting: [(issue: Issue, store: Store)] = []
         var running: [String: Job] = [:]
     }
 
@@ -25,19 +28,24 @@ final class DownloadQueue: Sendable {
     private let engine: TransferEngine
     private let policy: DownloadPolicy
     private let verification = DispatchQueue(label: "newsstand.verify", attributes: .concurrent)
+    /// Called when an issue is installed, before its state says so.
+    private let installed: @Sendable (Issue) -> Void
+    /// For tests: runs after a job is recorded and before its transfer starts.
+    static let transferWillStart = Locked<(@Sendable (Issue) -> Void)?>(nil)
 
-    init(engine: TransferEngine, policy: DownloadPolicy) {
+    init(engine: TransferEngine, policy: DownloadPolicy, installed: @escaping @Sendable (Issue) -> Void = { _ in }) {
         self.engine = engine
         self.policy = policy
+        self.installed = installed
     }
 
     /// Queues a download; returns false when the issue is already queued, running or installed.
     @discardableResult
-    func enqueue(_ issue: Issue) -> Bool {
+    func enqueue(_ issue: Issue, store: Store) -> Bool {
         if case .downloaded = issue.state { return false }
         let added = state.withLock { state -> Bool in
-            guard state.running[issue.id] == nil, !state.waiting.contains(where: { $0 === issue }) else { return false }
-            state.waiting.append(issue)
+            guard state.running[issue.address] == nil, !state.waiting.contains(where: { $0.issue === issue }) else { return false }
+            state.waiting.append((issue, store))
             return true
         }
         guard added else { return false }
@@ -50,17 +58,18 @@ final class DownloadQueue: Sendable {
     func cancel(_ issue: Issue) {
         enum Action { case nothing, stopWaiting, freeSlot, cancelTransfer(TransferID) }
         let action = state.withLock { state -> Action in
-            if let index = state.waiting.firstIndex(where: { $0 === issue }) {
+            if let index = state.waiting.firstIndex(where: { $0.issue === issue }) {
                 state.waiting.remove(at: index)
                 return .stopWaiting
             }
-            guard var job = state.running[issue.id] else { return .nothing }
+            guard var job = state.running[issue.address] else { return .nothing }
             if job.waitingToRetry {
-                state.running.removeValue(forKey: issue.id)
+                state.running.removeValue(forKey: issue.address)
                 return .freeSlot
             }
+            // A transfer not started yet sees the flag when its ID is recorded.
             job.cancelled = true
-            state.running[issue.id] = job
+            state.running[issue.address] = job
             return job.transfer.map(Action.cancelTransfer) ?? .nothing
         }
         switch action {
@@ -78,20 +87,29 @@ final class DownloadQueue: Sendable {
 
     /// The issues with a download running, then those waiting for a slot.
     var activeIssues: [Issue] {
-        state.withLock { $0.running.values.map(\.issue) + $0.waiting }
+        state.withLock { $0.running.values.map(\.issue) + $0.waiting.map(\.issue) }
     }
 
     /// Whether the issue has a download queued or running.
     func isBusy(_ issue: Issue) -> Bool {
-        state.withLock { $0.running[issue.id] != nil || $0.waiting.contains(where: { $0 === issue }) }
+        state.withLock { $0.running[issue.address] != nil || $0.waiting.contains(where: { $0.issue === issue }) }
     }
 
+    /// Starts waiting jobs while the newsstand's limit allows, skipping those whose subscription
+    /// is at its own limit (they keep their place).
     private func pump() {
         let starting = state.withLock { state -> [Issue] in
             var starting: [Issue] = []
-            while state.running.count < max(1, policy.maximumConcurrentDownloads), !state.waiting.isEmpty {
-                let issue = state.waiting.removeFirst()
-                state.running[issue.id] = Job(issue: issue)
+            var index = 0
+            while state.running.count < max(1, policy.maximumConcurrentDownloads), index < state.waiting.count {
+                let (issue, store) = state.waiting[index]
+                if let limit = store.subscription.jobs,
+                   state.running.values.count(where: { $0.issue.subscription == issue.subscription }) >= limit {
+                    index += 1
+                    continue
+                }
+                state.waiting.remove(at: index)
+                state.running[issue.address] = Job(issue: issue, store: store)
                 starting.append(issue)
             }
             return starting
@@ -100,43 +118,44 @@ final class DownloadQueue: Sendable {
     }
 
     private func startAttempt(_ issue: Issue) {
-        let proceed = state.withLock { state -> Bool? in
-            guard var job = state.running[issue.id] else { return nil }
-            guard !job.cancelled else { return false }
+        let proceed = state.withLock { state -> Store? in
+            guard var job = state.running[issue.address] else { return nil }
+            guard !job.cancelled else { return job.store }
             job.attempt += 1
             job.transfer = nil
             job.waitingToRetry = false
-            state.running[issue.id] = job
-            return true
+            state.running[issue.address] = job
+            return job.store
         }
-        switch proceed {
-        case nil: return  // cancelled while waiting to retry: already ended
-        case false?: end(issue, .none); return
-        case true?: break
+        guard let store = proceed else { return }  // cancelled while waiting to retry: already ended
+        if state.withLock({ $0.running[issue.address]?.cancelled ?? false }) {
+            end(issue, .none)
+            return
         }
         let library = issue.library
         let entry = issue.entry
+        let (key, type) = (issue.localKey, entry.mediaType)
+        var request: TransferRequest
         do {
-            try library.prepareFolder(for: issue.id)
+            try library.prepareFolder(for: key)
             try lockForWriting(issue)
+            request = try store.makeRequest(entry.downloadURL, destination: library.partPath(for: key, as: type))
         } catch {
             end(issue, .failed(error))
             return
         }
 
-        var offset = FileOps.regularFileSize(library.partPath(for: issue.id)) ?? 0
-        let info = library.readPartInfo(id: issue.id)
+        var offset = FileOps.regularFileSize(library.partPath(for: key, as: type)) ?? 0
+        let info = library.readPartInfo(key: key, type: type)
         if offset > 0 && (info?.url != entry.downloadAddress || entry.downloadURL.isFileURL) {
-            // Bytes from another URL, or a local copy that is cheap to redo: start over.
-            try? library.discardPart(id: issue.id)
+            // Bytes from another URL (or none recorded), or a local copy that is cheap to redo: start over.
+            try? library.discardPart(key: key, type: type)
             offset = 0
         }
 
-        var request = TransferRequest(url: entry.downloadURL, destination: library.partPath(for: issue.id))
         request.resumeOffset = offset
         request.ifRange = offset > 0 ? info?.validator : nil
         request.maximumBytes = entry.size ?? policy.maximumIssueSize
-        request.allowsFileURLs = entry.downloadURL.isFileURL
         request.stallTimeout = policy.stallTimeout
 
         issue.setState(.downloading(DownloadProgress(received: offset, total: entry.size)))
@@ -146,7 +165,7 @@ final class DownloadQueue: Sendable {
             response: { response in
                 // Saved before the first body byte, so that a kill at any moment leaves a resumable part.
                 if (200..<300).contains(response.statusCode) {
-                    library.writePartInfo(PartInfo(url: url, validator: response.resumeValidator), id: issue.id)
+                    library.writePartInfo(PartInfo(url: url, validator: response.resumeValidator), key: key, type: type)
                 }
             },
             progress: { received, total in
@@ -156,22 +175,28 @@ final class DownloadQueue: Sendable {
                 attemptFinished(issue, result: result, resumedFrom: resumedFrom)
             }
         )
+        Self.transferWillStart.withLock { $0 }?(issue)
         let transfer = engine.start(request, handlers: handlers)
-        state.withLock { state in
-            state.running[issue.id]?.transfer = transfer
+        // A cancel that came after the job was recorded but before this ID was could not stop
+        // the transfer: it left the flag, which is honoured here.
+        let cancelledMeanwhile = state.withLock { state -> Bool in
+            state.running[issue.address]?.transfer = transfer
+            return state.running[issue.address]?.cancelled ?? false
         }
+        if cancelledMeanwhile { engine.cancel(transfer) }
     }
 
     private func attemptFinished(_ issue: Issue, result: TransferResult, resumedFrom offset: Int64) {
-        let job = state.withLock { $0.running[issue.id] } ?? Job(issue: issue)
+        guard let job = state.withLock({ $0.running[issue.address] }) else { return }
         if job.cancelled || result.failure?.code == .cancelled {
             end(issue, .none)
             return
         }
         let library = issue.library
+        let (key, type) = (issue.localKey, issue.entry.mediaType)
         if let failure = result.failure {
             if failure.code == .tooLarge || failure.code == .rangeMismatch {
-                try? library.discardPart(id: issue.id)
+                try? library.discardPart(key: key, type: type)
             }
             if failure.isRetryable {
                 retry(issue, after: failure, attempt: job.attempt, retryAfter: nil)
@@ -189,53 +214,45 @@ final class DownloadQueue: Sendable {
         case 416:
             // Complete only if the server's size (Content-Range: bytes */N) is the part's size;
             // otherwise the bytes are not what the server has now: start over.
-            let partSize = FileOps.regularFileSize(library.partPath(for: issue.id)) ?? 0
-            if let total = Self.unsatisfiedRangeTotal(result.response.contentRange), total == partSize, partSize > 0 {
+            let partSize = FileOps.regularFileSize(library.partPath(for: key, as: type)) ?? 0
+            if let total = ContentRange.unsatisfiedTotal(result.response.contentRange), total == partSize, partSize > 0 {
                 verification.async { [self] in verifyAndInstall(issue, resumed: true) }
             } else {
-                try? library.discardPart(id: issue.id)
+                try? library.discardPart(key: key, type: type)
                 let failure = NewsstandError(.rangeMismatch, "The server no longer has the bytes asked for; starting over.", retryable: true)
                 retry(issue, after: failure, attempt: job.attempt, retryAfter: 0)
             }
-        case 401, 402, 403:
-            let message = issue.entry.isFree
-                ? "The server refused access (HTTP \(status)): check your credentials in ~/.netrc."
-                : "This issue is not free: the server wants a subscription (HTTP \(status)); add your credentials to ~/.netrc."
-            end(issue, .failed(NewsstandError(.unauthorized, message)))
-        case 404, 410:
-            try? library.discardPart(id: issue.id)
-            end(issue, .failed(NewsstandError(.notFound, "The server has no such issue (HTTP \(status)); the catalog may be out of date: refresh it.")))
-        case 408, 429, 500...599:
-            let failure = NewsstandError(.httpStatus, "The server is busy or failing (HTTP \(status)).", retryable: true)
-            retry(issue, after: failure, attempt: job.attempt, retryAfter: result.response.retryAfter)
         default:
-            end(issue, .failed(NewsstandError(.httpStatus, "The server answered HTTP \(status) instead of the issue.")))
+            let failure = HTTPFailure.error(status: status, subject: .issue(isFree: issue.entry.isFree))
+                ?? NewsstandError(.httpStatus, "The server answered HTTP \(status) instead of the issue.")
+            if failure.isRetryable {
+                retry(issue, after: failure, attempt: job.attempt, retryAfter: result.response.retryAfter)
+            } else {
+                if failure.code == .notFound { try? library.discardPart(key: key, type: type) }
+                end(issue, .failed(failure))
+            }
         }
-    }
-
-    /// N in `Content-Range: bytes */N`, the form a 416 answer uses.
-    static func unsatisfiedRangeTotal(_ header: String?) -> Int64? {
-        guard let header, header.lowercased().hasPrefix("bytes */") else { return nil }
-        return Int64(header.dropFirst(8).trimmingCharacters(in: .whitespaces))
     }
 
     private func verifyAndInstall(_ issue: Issue, resumed: Bool) {
         issue.setState(.verifying)
         let library = issue.library
+        let (key, type) = (issue.localKey, issue.entry.mediaType)
         do {
-            try library.verify(id: issue.id, entry: issue.entry)
-            try library.install(id: issue.id)
-            end(issue, .downloaded(path: library.pdfPath(for: issue.id)))
+            try library.verify(key: key, entry: issue.entry)
+            try library.install(key: key, type: type)
+            installed(issue)
+            end(issue, .downloaded(path: library.filePath(for: key, as: type)))
         } catch {
-            if error.code == .verificationFailed { try? library.discardPart(id: issue.id) }
+            if error.code == .verificationFailed { try? library.discardPart(key: key, type: type) }
             let again = state.withLock { state -> Bool in
-                guard resumed, error.code == .verificationFailed, var job = state.running[issue.id],
+                guard resumed, error.code == .verificationFailed, var job = state.running[issue.address],
                       !job.restartedAfterBadResume, !job.cancelled
                 else { return false }
                 // The resumed bytes may belong to an older file: fetch it whole, once.
                 job.restartedAfterBadResume = true
                 job.attempt -= 1
-                state.running[issue.id] = job
+                state.running[issue.address] = job
                 return true
             }
             if again {
@@ -255,9 +272,9 @@ final class DownloadQueue: Sendable {
         let delay = policy.delay(after: attempt, retryAfter: retryAfter)
         issue.setState(.retrying(failure, attempt: attempt, delay: delay))
         let cancelled = state.withLock { state -> Bool in
-            state.running[issue.id]?.transfer = nil
-            state.running[issue.id]?.waitingToRetry = true
-            return state.running[issue.id]?.cancelled ?? true
+            state.running[issue.address]?.transfer = nil
+            state.running[issue.address]?.waitingToRetry = true
+            return state.running[issue.address]?.cancelled ?? true
         }
         if cancelled {
             end(issue, .none)
@@ -271,20 +288,20 @@ final class DownloadQueue: Sendable {
     /// Takes the issue's lock file, once per job, so that another newsstand process cannot write
     /// the same part file at the same time.
     private func lockForWriting(_ issue: Issue) throws(NewsstandError) {
-        guard state.withLock({ $0.running[issue.id]?.lock ?? 0 }) < 0 else { return }
-        let path = issue.library.partPath(for: issue.id) + ".lock"
+        guard state.withLock({ $0.running[issue.address]?.lock ?? 0 }) < 0 else { return }
+        let path = issue.library.folder(for: issue.localKey) + "/.lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileOps.error(errno, "lock", path) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
-            throw NewsstandError(.fileSystem, "Another newsstand is already downloading \(issue.id); let it finish.")
+            throw NewsstandError(.busy, "Another newsstand is already downloading \(issue.address); let it finish.")
         }
-        state.withLock { $0.running[issue.id]?.lock = descriptor }
+        state.withLock { $0.running[issue.address]?.lock = descriptor }
     }
 
     /// Frees the slot and sets the final state; `.none` means "whatever is on disk" (after a cancel).
     private func end(_ issue: Issue, _ final: DownloadState?) {
-        let job = state.withLock { $0.running.removeValue(forKey: issue.id) }
+        let job = state.withLock { $0.running.removeValue(forKey: issue.address) }
         if let lock = job?.lock, lock >= 0 { close(lock) }
         if let final {
             issue.setState(final)

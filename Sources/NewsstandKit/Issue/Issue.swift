@@ -1,6 +1,6 @@
 import Foundation
 
-/// One issue of the catalog and the state of its download.
+/// One issue of a subscription's catalog, the state of its download, and what the reader did with it.
 ///
 /// An issue knows nothing of any user interface: it posts notifications when its state changes,
 /// with itself as `object`. They are posted on the thread that made the change (for progress,
@@ -15,9 +15,15 @@ public final class Issue: Sendable {
     public static let downloadDidFinishNotification = Notification.Name("NewsstandIssueDownloadDidFinish")
     /// Posted when a download stops with an error; ``state`` says why.
     public static let downloadDidFailNotification = Notification.Name("NewsstandIssueDownloadDidFail")
+    /// Posted when ``reading`` changes (read, opened, pinned).
+    public static let readingDidChangeNotification = Notification.Name("NewsstandIssueReadingDidChange")
 
-    /// The catalog's ID, a safe file name.
+    /// The publisher's ID, as data (any text; print it through ``TextSanitizer``).
     public let id: String
+    /// The safe name of its folder, unique within the subscription.
+    public let localKey: String
+    /// The subscription it belongs to.
+    public let subscription: String
     let library: Library
     private let center: NotificationCenter
 
@@ -27,13 +33,16 @@ public final class Issue: Sendable {
         var lastProgressPost: UInt64 = 0
         var speedSample: (time: UInt64, bytes: Int64)?
         var bytesPerSecond: Double = 0
+        var reading: ReadingState.Record?
     }
 
     private let guarded: Locked<Guarded>
 
     /// `hasFolder: false` says the library has nothing for this issue, sparing a look at the disk.
-    init(entry: CatalogEntry, library: Library, center: NotificationCenter, hasFolder: Bool = true) {
+    init(entry: CatalogEntry, subscription: String, library: Library, center: NotificationCenter, hasFolder: Bool = true) {
         id = entry.id
+        localKey = entry.localKey
+        self.subscription = subscription
         self.library = library
         self.center = center
         let state = hasFolder ? Self.stateOnDisk(entry: entry, library: library) : .remote
@@ -45,23 +54,44 @@ public final class Issue: Sendable {
     public var title: String { entry.title }
     public var state: DownloadState { guarded.withLock { $0.state } }
 
-    /// The installed PDF, when there is one.
-    public var pdfPath: String? {
+    /// `subscription/key`: unique across the newsstand.
+    public var address: String { subscription + "/" + localKey }
+
+    /// The installed file, when there is one.
+    public var installedPath: String? {
         if case .downloaded(let path) = state { return path }
         return nil
     }
 
+    /// The installed file's type (the catalog's, until one is installed).
+    public var installedType: MediaType {
+        if case .downloaded(let path) = state, let type = MediaType(address: path) { return type }
+        return entry.mediaType
+    }
+
     /// Where the cover image is kept once fetched.
-    public var coverPath: String { library.coverPath(for: id) }
+    public var coverPath: String { library.coverPath(for: localKey) }
+
+    /// What the reader did with it; nil before the reading state is loaded.
+    public var reading: ReadingState.Record? { guarded.withLock { $0.reading } }
+
+    func setReading(_ record: ReadingState.Record?, notify: Bool = true) {
+        let changed = guarded.withLock { guarded -> Bool in
+            guard guarded.reading != record else { return false }
+            guarded.reading = record
+            return true
+        }
+        if changed && notify { center.post(name: Self.readingDidChangeNotification, object: self) }
+    }
 
     func update(entry: CatalogEntry) {
         guarded.withLock { $0.entry = entry }
     }
 
     static func stateOnDisk(entry: CatalogEntry, library: Library) -> DownloadState {
-        switch library.diskState(for: entry.id) {
-        case .installed(let path): return .downloaded(path: path)
-        case .partial(let bytes): return .partial(received: bytes, total: entry.size)
+        switch library.diskState(for: entry.localKey, preferred: entry.mediaType) {
+        case .installed(let path, _): return .downloaded(path: path)
+        case .partial(let bytes, _): return .partial(received: bytes, total: entry.size)
         case .none: return .remote
         }
     }

@@ -1,27 +1,28 @@
 import Crypto
 import Foundation
 
-/// Where one catalog's issues and covers live on disk, and how a download becomes an installed issue.
+/// Where one subscription's issues and covers live on disk, and how a download becomes an
+/// installed issue.
 ///
-/// Layout: `<data>/<catalog key>/<issue ID>/<issue ID>.pdf`, beside `<issue ID>.pdf.part` while
-/// downloading and `<issue ID>.pdf.part.json` (what the partial bytes are); covers in
-/// `<data>/<catalog key>/.covers/<issue ID>`, so that an issue has a folder only once it has
-/// been downloaded (a cover costs one new file, not a folder too; a start looks only at issues
-/// with folders). No ID starts with a dot, so `.covers` is never an issue's folder.
-/// Every ID is checked by ``IssueID/isValid(_:)`` before it becomes a path.
+/// Layout: `<data>/<subscription>/<key>/<key>.<type>` (`.pdf`, `.epub`, `.cbz`, `.hpub`), beside
+/// `<key>.<type>.part` while downloading and `<key>.<type>.part.json` (what the partial bytes
+/// are); covers in `<data>/<subscription>/.covers/<key>`, so that an issue has a folder only once
+/// it has been downloaded. Keys come from ``LocalKey`` and never start with a dot, so `.covers`
+/// is never an issue's folder; every key is checked again before it becomes a path.
 public struct Library: Sendable {
-    /// The folder of this catalog's issues.
+    /// The folder of this subscription's issues.
     public let root: String
     /// The user's newsstand data folder, which may be a link; nothing below it may be.
     private let base: String
 
-    public init(directories: Directories, catalogURL: URL) {
+    public init(directories: Directories, subscriptionName: String) {
+        precondition(Subscription.isValidName(subscriptionName) || LocalKey.isValid(subscriptionName), "unsafe subscription name")
         base = directories.data
-        root = directories.data + "/" + Self.key(for: catalogURL)
+        root = directories.data + "/" + subscriptionName
     }
 
-    /// A stable, safe folder name for a catalog URL: a readable slug and a hash of the whole URL.
-    public static func key(for catalogURL: URL) -> String {
+    /// The folder name earlier versions gave a catalog: a readable slug and a hash of its URL.
+    public static func legacyKey(for catalogURL: URL) -> String {
         let stem = catalogURL.deletingPathExtension().lastPathComponent
         let slug = String(stem.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
             .prefix(32).map(Character.init))
@@ -30,37 +31,37 @@ public struct Library: Sendable {
         return (slug.isEmpty ? "catalog" : slug) + "-" + hex
     }
 
-    public func folder(for id: String) -> String {
-        precondition(IssueID.isValid(id), "unsafe issue ID reached the library")
-        return root + "/" + id
+    public func folder(for key: String) -> String {
+        precondition(LocalKey.isValid(key), "unsafe local key reached the library")
+        return root + "/" + key
     }
 
-    /// The installed PDF: it exists only once complete and verified.
-    public func pdfPath(for id: String) -> String { folder(for: id) + "/" + id + ".pdf" }
+    /// The installed file: it exists only once complete and verified.
+    public func filePath(for key: String, as type: MediaType) -> String { folder(for: key) + "/" + key + "." + type.fileExtension }
     /// The bytes received so far.
-    public func partPath(for id: String) -> String { pdfPath(for: id) + ".part" }
+    public func partPath(for key: String, as type: MediaType) -> String { filePath(for: key, as: type) + ".part" }
     /// What the partial bytes are: their URL and validator.
-    func partInfoPath(for id: String) -> String { partPath(for: id) + ".json" }
-    public func coverPath(for id: String) -> String {
-        precondition(IssueID.isValid(id), "unsafe issue ID reached the library")
-        return coversFolder + "/" + id
+    func partInfoPath(for key: String, as type: MediaType) -> String { partPath(for: key, as: type) + ".json" }
+    public func coverPath(for key: String) -> String {
+        precondition(LocalKey.isValid(key), "unsafe local key reached the library")
+        return coversFolder + "/" + key
     }
 
     private var coversFolder: String { root + "/.covers" }
 
     /// Creates the issue's folder (and the library's), refusing links planted in the way.
-    func prepareFolder(for id: String) throws(NewsstandError) {
-        try FileOps.makeDirectory(folder(for: id), trusted: base)
+    func prepareFolder(for key: String) throws(NewsstandError) {
+        try FileOps.makeDirectory(folder(for: key), trusted: base)
     }
 
-    /// Moves a cover kept where earlier versions kept it (`<issue ID>/cover`) to its place, and
+    /// Moves a cover kept where earlier versions kept it (`<key>/cover`) to its place, and
     /// removes the issue's folder if that emptied it; says whether there was one. A reader who
     /// upgrades while offline keeps the covers already fetched.
-    func adoptLegacyCover(for id: String) -> Bool {
-        let legacy = folder(for: id) + "/cover"
-        guard FileOps.regularFileSize(legacy) != nil, rename(legacy, coverPath(for: id)) == 0 else { return false }
+    func adoptLegacyCover(for key: String) -> Bool {
+        let legacy = folder(for: key) + "/cover"
+        guard FileOps.regularFileSize(legacy) != nil, rename(legacy, coverPath(for: key)) == 0 else { return false }
         // Fails, as it should, when the folder still holds the issue.
-        rmdir(folder(for: id))
+        rmdir(folder(for: key))
         return true
     }
 
@@ -72,35 +73,47 @@ public struct Library: Sendable {
     /// What is on disk for an issue.
     public enum DiskState: Sendable, Equatable {
         case none
-        case partial(bytes: Int64)
-        case installed(path: String)
+        case partial(bytes: Int64, type: MediaType)
+        case installed(path: String, type: MediaType)
     }
 
-    /// The IDs that have a folder in the library: one directory read instead of a look per issue.
-    func idsWithFolders() -> Set<String> {
+    /// The keys that have a folder in the library: one directory read instead of a look per issue.
+    func keysWithFolders() -> Set<String> {
         Set((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
     }
 
-    public func diskState(for id: String) -> DiskState {
-        if FileOps.regularFileSize(pdfPath(for: id)) != nil { return .installed(path: pdfPath(for: id)) }
-        if let size = FileOps.regularFileSize(partPath(for: id)) { return .partial(bytes: size) }
+    /// What is on disk for `key`: an installed file of any type first, else a partial one of `preferred`'s type.
+    public func diskState(for key: String, preferred: MediaType) -> DiskState {
+        for type in [preferred] + MediaType.allCases.filter({ $0 != preferred }) {
+            let path = filePath(for: key, as: type)
+            if FileOps.regularFileSize(path) != nil { return .installed(path: path, type: type) }
+        }
+        if let size = FileOps.regularFileSize(partPath(for: key, as: preferred)) { return .partial(bytes: size, type: preferred) }
         return .none
     }
 
-    /// Removes the installed PDF and any partial download.
-    public func delete(id: String) throws(NewsstandError) {
-        try FileOps.remove(pdfPath(for: id))
-        try discardPart(id: id)
+    /// Removes every installed file and partial download of the issue, and its folder when empty.
+    public func delete(key: String) throws(NewsstandError) {
+        Self.journal.sync {}
+        for type in MediaType.allCases {
+            try FileOps.remove(filePath(for: key, as: type))
+            try FileOps.remove(partPath(for: key, as: type))
+            try FileOps.remove(partInfoPath(for: key, as: type))
+        }
+        // The writer's lock files go only with the folder, and only when nobody holds them.
+        rmdir(folder(for: key))
     }
 
-    func discardPart(id: String) throws(NewsstandError) {
-        try FileOps.remove(partPath(for: id))
-        try FileOps.remove(partInfoPath(for: id))
+    func discardPart(key: String, type: MediaType) throws(NewsstandError) {
+        Self.journal.sync {}
+        try FileOps.remove(partPath(for: key, as: type))
+        try FileOps.remove(partInfoPath(for: key, as: type))
     }
 
-    /// Checks the partial file against what the catalog promises: a PDF, of the given size and digest.
-    func verify(id: String, entry: CatalogEntry) throws(NewsstandError) {
-        let path = partPath(for: id)
+    /// Checks the partial file against what the catalog promises: its type's signature, its size and digest.
+    func verify(key: String, entry: CatalogEntry) throws(NewsstandError) {
+        let type = entry.mediaType
+        let path = partPath(for: key, as: type)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { throw FileOps.error(errno, "open", path) }
         defer { close(descriptor) }
@@ -123,8 +136,8 @@ public struct Library: Sendable {
             let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
             if first {
                 first = false
-                guard bytes.starts(with: Array("%PDF-".utf8)) else {
-                    throw NewsstandError(.verificationFailed, "The server sent something that is not a PDF (a web page?); it was discarded.")
+                guard type.matchesSignature(bytes) else {
+                    throw NewsstandError(.verificationFailed, "The server sent something that is not a \(type.name) (a web page?); it was discarded.")
                 }
                 if entry.sha256 == nil { return }
             }
@@ -141,14 +154,15 @@ public struct Library: Sendable {
         }
     }
 
-    /// Makes the verified partial file the installed PDF: flushed, then renamed, so the final name
-    /// never holds an incomplete file.
-    func install(id: String) throws(NewsstandError) {
-        let part = partPath(for: id)
+    /// Makes the verified partial file the installed issue: flushed, then renamed, so the final
+    /// name never holds an incomplete file.
+    func install(key: String, type: MediaType) throws(NewsstandError) {
+        let part = partPath(for: key, as: type)
+        Self.journal.sync {}
         try FileOps.sync(part)
-        if rename(part, pdfPath(for: id)) != 0 { throw FileOps.error(errno, "install", pdfPath(for: id)) }
-        FileOps.syncDirectory(folder(for: id))
-        try? FileOps.remove(partInfoPath(for: id))
+        if rename(part, filePath(for: key, as: type)) != 0 { throw FileOps.error(errno, "install", filePath(for: key, as: type)) }
+        FileOps.syncDirectory(folder(for: key))
+        try? FileOps.remove(partInfoPath(for: key, as: type))
     }
 
     /// The bytes on disk under the library, installed and partial.
@@ -160,6 +174,50 @@ public struct Library: Sendable {
         }
         return total
     }
+
+    /// The bytes of one issue's folder.
+    public func sizeOnDisk(key: String) -> Int64 {
+        let folder = folder(for: key)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .reduce(0) { $0 + (FileOps.regularFileSize(folder + "/" + $1) ?? 0) }
+    }
+
+    // MARK: Moving a library made by an earlier version
+
+    /// Moves the folder an earlier version made for `catalogURL` (a hash of the URL) to this
+    /// library's place, without the network: renamed whole when this one does not exist yet,
+    /// else entry by entry, never over anything already here. Returns whether anything moved.
+    @discardableResult
+    public func adoptLegacyLibrary(of catalogURL: URL) throws(NewsstandError) -> Bool {
+        let legacy = base + "/" + Self.legacyKey(for: catalogURL)
+        guard legacy != root else { return false }
+        var info = stat()
+        guard lstat(legacy, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return false }
+        try FileOps.makeDirectory(base, trusted: base)
+        if lstat(root, &info) != 0 {
+            if rename(legacy, root) != 0 { throw FileOps.error(errno, "move", legacy) }
+            FileOps.syncDirectory(base)
+            return true
+        }
+        var moved = false
+        func merge(_ from: String, _ to: String) throws(NewsstandError) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: from)) ?? [] {
+                let source = from + "/" + name, target = to + "/" + name
+                var sourceInfo = stat(), targetInfo = stat()
+                guard lstat(source, &sourceInfo) == 0 else { continue }
+                if lstat(target, &targetInfo) != 0 {
+                    if rename(source, target) != 0 { throw FileOps.error(errno, "move", source) }
+                    moved = true
+                } else if (sourceInfo.st_mode & S_IFMT) == S_IFDIR && (targetInfo.st_mode & S_IFMT) == S_IFDIR {
+                    try merge(source, target)
+                }
+            }
+            rmdir(from)
+        }
+        try merge(legacy, root)
+        FileOps.syncDirectory(base)
+        return moved
+    }
 }
 
 /// What a `.part` file holds, saved beside it so that a later run can resume it safely.
@@ -170,13 +228,25 @@ struct PartInfo: Codable, Equatable {
 }
 
 extension Library {
-    func readPartInfo(id: String) -> PartInfo? {
-        guard let data = FileManager.default.contents(atPath: partInfoPath(for: id)) else { return nil }
+    /// Writes of `.part.json` files, in order, off the transfer threads: a sync there would stall
+    /// every transfer on the thread. Installing or discarding a part waits for them first.
+    static let journal = DispatchQueue(label: "newsstand.part-info")
+    /// For tests: runs in the journal before each write.
+    static let journalWillWrite = Locked<(@Sendable () -> Void)?>(nil)
+
+    func readPartInfo(key: String, type: MediaType) -> PartInfo? {
+        Self.journal.sync {}
+        guard let data = FileManager.default.contents(atPath: partInfoPath(for: key, as: type)) else { return nil }
         return try? JSONDecoder().decode(PartInfo.self, from: data)
     }
 
-    func writePartInfo(_ info: PartInfo, id: String) {
+    /// Saves what the partial bytes are, in the background.
+    func writePartInfo(_ info: PartInfo, key: String, type: MediaType) {
         guard let data = try? JSONEncoder().encode(info) else { return }
-        try? FileOps.writeAtomically(data, to: partInfoPath(for: id))
+        let path = partInfoPath(for: key, as: type)
+        Self.journal.async {
+            Self.journalWillWrite.withLock { $0 }?()
+            try? FileOps.writeAtomically(data, to: path)
+        }
     }
 }

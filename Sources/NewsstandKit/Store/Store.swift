@@ -1,12 +1,13 @@
 import Foundation
 
-/// The newsstand's controller: loads a catalog, keeps its cached copy, and runs downloads.
+/// One publication's catalog session: loads its catalog, keeps the cached copy, falls back to it
+/// offline and says so. Downloads belong to the ``Newsstand``, which owns every store.
 ///
 /// A store has no user interface. It posts ``statusDidChangeNotification`` when its status
 /// changes and ``issuesDidChangeNotification`` when the list of issues is replaced, with itself
 /// as `object`, on the thread that made the change; observers should register with `queue: nil`
 /// and return quickly. Every method may be called from any thread, and none waits on the
-/// network except ``refreshAndWait()``.
+/// network except ``refreshAndWait(respectingFreshness:)``.
 public final class Store: Sendable {
     /// Posted when ``status`` changes.
     public static let statusDidChangeNotification = Notification.Name("NewsstandStoreStatusDidChange")
@@ -15,34 +16,37 @@ public final class Store: Sendable {
 
     /// What a store works with.
     public struct Configuration: Sendable {
-        /// The catalog: http or https, or a `file` URL the user named.
-        public var catalogURL: URL
+        public var subscription: Subscription
         public var directories: Directories
-        public var policy = DownloadPolicy()
         public var decoder = CatalogDecoder()
         public var notificationCenter: NotificationCenter = .default
         public var engine: TransferEngine = .shared
+        /// Seconds without a byte before a transfer gives up.
+        public var stallTimeout = 30
+        /// Where what the reader did is kept; nil keeps nothing.
+        public var readingState: ReadingState?
 
-        public init(catalogURL: URL, directories: Directories = .fromEnvironment()) {
-            self.catalogURL = catalogURL
+        public init(subscription: Subscription, directories: Directories = .fromEnvironment()) {
+            self.subscription = subscription
             self.directories = directories
         }
     }
 
     public let configuration: Configuration
-    /// Where this catalog's issues are kept.
+    /// Where this publication's issues are kept.
     public let library: Library
     let cache: CatalogCache
-    private let downloads: DownloadQueue
+    /// Credentials, headers and query for the catalog's origin, made when first needed.
+    let profileSource: RequestProfileSource
     private var center: NotificationCenter { configuration.notificationCenter }
 
     private struct Contents: Sendable {
         var status: Status = .idle
         var title: String?
         var issues: [Issue] = []
-        /// Where each ID is in `issues`.
+        /// Where each local key is in `issues`.
         var positions: [String: Int] = [:]
-        var warnings: [String] = []
+        var warnings: [CatalogWarning] = []
         var fetchedAt: Date?
         var source: CatalogSource?
         var refreshing = false
@@ -53,18 +57,24 @@ public final class Store: Sendable {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
-        library = Library(directories: configuration.directories, catalogURL: configuration.catalogURL)
-        cache = CatalogCache(directories: configuration.directories, catalogURL: configuration.catalogURL)
-        downloads = DownloadQueue(engine: configuration.engine, policy: configuration.policy)
+        let name = configuration.subscription.name
+        library = Library(directories: configuration.directories, subscriptionName: name)
+        cache = CatalogCache(directories: configuration.directories, subscriptionName: name)
+        profileSource = RequestProfileSource(subscription: configuration.subscription)
     }
 
     // MARK: Lookup
 
+    public var subscription: Subscription { configuration.subscription }
+    /// The subscription's name: its folder and its handle in commands.
+    public var name: String { configuration.subscription.name }
     public var status: Status { contents.withLock { $0.status } }
     /// The magazine or publisher, when the catalog names it.
     public var catalogTitle: String? { contents.withLock { $0.title } }
-    /// One line per catalog entry skipped at the last load.
-    public var warnings: [String] { contents.withLock { $0.warnings } }
+    /// The subscription's own title, else the catalog's, else its name.
+    public var displayTitle: String { subscription.title ?? catalogTitle ?? name }
+    /// The entries skipped at the last load, and why.
+    public var warnings: [CatalogWarning] { contents.withLock { $0.warnings } }
     /// When the shown catalog was fetched, and from where.
     public var catalogFetchedAt: Date? { contents.withLock { $0.fetchedAt } }
     public var catalogSource: CatalogSource? { contents.withLock { $0.source } }
@@ -73,8 +83,14 @@ public final class Store: Sendable {
     public func issue(at index: Int) -> Issue? {
         contents.withLock { $0.issues.indices.contains(index) ? $0.issues[index] : nil }
     }
+    /// The issue with this publisher's ID, or with this local key.
     public func issue(withID id: String) -> Issue? {
-        contents.withLock { contents in contents.positions[id].map { contents.issues[$0] } }
+        contents.withLock { contents in
+            if let position = contents.positions[LocalKey.make(for: id)], contents.issues[position].id == id {
+                return contents.issues[position]
+            }
+            return contents.positions[id].map { contents.issues[$0] }
+        }
     }
     /// Every issue, in the catalog's order.
     public var issues: [Issue] { contents.withLock { $0.issues } }
@@ -86,9 +102,11 @@ public final class Store: Sendable {
     /// A cached copy that no longer decodes is set aside so that the next refresh fetches it anew.
     @discardableResult
     public func loadCache() -> Bool {
-        guard !configuration.catalogURL.isFileURL, let (data, info) = cache.read() else { return false }
+        guard !subscription.url.isFileURL else { return false }
+        cache.adoptLegacyCopy(of: subscription.url)
+        guard let (data, info) = cache.read() else { return false }
         do {
-            let catalog = try configuration.decoder.decode(data, baseURL: configuration.catalogURL)
+            let catalog = try configuration.decoder.decode(data, baseURL: subscription.url)
             _ = apply(catalog, source: .cache, fetchedAt: info.fetchedAt)
             setStatus(.ready(source: .cache, fetchedAt: info.fetchedAt))
             return true
@@ -98,12 +116,24 @@ public final class Store: Sendable {
         }
     }
 
+    /// Whether the cached copy may be used without asking the server: inside its max-age, or
+    /// before the time a busy server asked to be left alone until.
+    public var cacheIsFresh: Bool {
+        guard let info = cache.read()?.info, info.url == subscription.url.absoluteString else { return false }
+        let now = Date()
+        return (info.freshUntil.map { $0 > now } ?? false) || (info.retryNotBefore.map { $0 > now } ?? false)
+    }
+
     /// Fetches the catalog in the background; `completion` runs on a background thread.
     ///
     /// Sends the cached copy's validators, so that an unchanged catalog costs a 304. When the
     /// network fails or the server sends a bad catalog, the cached copy stays and the status
-    /// says offline; with no cached copy the status is failed.
-    public func refresh(completion: @escaping @Sendable (Result<RefreshSummary, NewsstandError>) -> Void = { _ in }) {
+    /// says offline; with no cached copy the status is failed. With `respectingFreshness`, a
+    /// cached copy the server called fresh is used without a request (for unattended syncs).
+    public func refresh(
+        respectingFreshness: Bool = false,
+        completion: @escaping @Sendable (Result<RefreshSummary, NewsstandError>) -> Void = { _ in }
+    ) {
         let start = contents.withLock { contents -> Bool in
             contents.refreshWaiters.append(completion)
             guard !contents.refreshing else { return false }
@@ -111,7 +141,7 @@ public final class Store: Sendable {
             return true
         }
         guard start else { return }
-        let url = configuration.catalogURL
+        let url = subscription.url
         if url.isFileURL {
             DispatchQueue.global().async { [self] in
                 refreshFromFile(url)
@@ -120,34 +150,41 @@ public final class Store: Sendable {
         }
         if numberOfIssues == 0 { loadCache() }
         let hasIssues = numberOfIssues > 0
-        setStatus(.loading(hasIssues: hasIssues))
-        do {
-            try cache.prepare()
-        } catch {
-            finishRefresh(.failure(error))
+        if respectingFreshness && hasIssues && cacheIsFresh {
+            finishRefresh(.success(RefreshSummary(changed: false, newIssues: 0, totalIssues: numberOfIssues, source: .cache, askedServer: false)))
             return
         }
-        let cached = cache.read()?.info
-        var request = TransferRequest(url: url, destination: cache.downloadPath)
-        if hasIssues, let cached, cached.url == url.absoluteString {
-            request.ifNoneMatch = cached.etag
-            request.ifModifiedSince = cached.lastModified
+        setStatus(.loading(hasIssues: hasIssues))
+        let request: TransferRequest
+        do {
+            try cache.prepare()
+            var made = try makeRequest(url, destination: cache.downloadPath)
+            let cached = cache.read()?.info
+            if hasIssues, let cached, cached.url == url.absoluteString {
+                made.ifNoneMatch = cached.etag
+                made.ifModifiedSince = cached.lastModified
+            }
+            made.maximumBytes = Int64(configuration.decoder.maximumSize)
+            made.maximumBytesPerSecond = nil
+            request = made
+        } catch {
+            failRefresh(error)
+            return
         }
-        request.maximumBytes = Int64(configuration.decoder.maximumSize)
-        request.stallTimeout = configuration.policy.stallTimeout
+        let cached = hasIssues ? cache.read()?.info : nil
         configuration.engine.start(request, handlers: TransferHandlers { [self] result in
             // Decoding a large catalog takes a while: keep it off the transfer thread.
             DispatchQueue.global().async { [self] in
-                catalogTransferFinished(result, cached: hasIssues ? cached : nil)
+                catalogTransferFinished(result, cached: cached)
             }
         })
     }
 
     /// Fetches the catalog and waits for the answer. For command-line use, not on a UI thread.
-    public func refreshAndWait() -> Result<RefreshSummary, NewsstandError> {
+    public func refreshAndWait(respectingFreshness: Bool = false) -> Result<RefreshSummary, NewsstandError> {
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<RefreshSummary, NewsstandError>?>(nil)
-        refresh { result in
+        refresh(respectingFreshness: respectingFreshness) { result in
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -155,12 +192,28 @@ public final class Store: Sendable {
         return outcome.withLock { $0! }
     }
 
+    /// A request for a URL of this publication: its credentials, headers and query (for its own
+    /// origin only), its certificate authorities, speed cap and time-out.
+    func makeRequest(_ url: URL, destination: String) throws(NewsstandError) -> TransferRequest {
+        var request = TransferRequest(url: url, destination: destination)
+        request.profile = try profileSource.profile()
+        request.certificateAuthorities = subscription.certificateAuthorities
+        request.maximumBytesPerSecond = subscription.limitRate
+        request.stallTimeout = configuration.stallTimeout
+        request.allowsFileURLs = url.isFileURL && subscription.url.isFileURL
+        return request
+    }
+
+    /// Secrets of this subscription, to keep out of messages.
+    var secrets: [String] { (try? profileSource.profile())??.secrets ?? [] }
+
     private func refreshFromFile(_ url: URL) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            let failure = NewsstandError(.catalogUnavailable, "Cannot read the catalog \(url.path): \((error as NSError).localizedDescription).")
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "does not exist"
+            let failure = NewsstandError(.catalogUnavailable, "The catalog \(TextSanitizer.inert(url.path)) \(reason): check the path.")
             setStatus(.failed(failure))
             finishRefresh(.failure(failure))
             return
@@ -178,14 +231,19 @@ public final class Store: Sendable {
     }
 
     private func catalogTransferFinished(_ result: TransferResult, cached: CatalogCache.Info?) {
-        let url = configuration.catalogURL
-        let status = result.response.statusCode
+        let url = subscription.url
+        let response = result.response
+        let status = response.statusCode
+        let now = Date()
+        let freshUntil = response.maxAge.map { now.addingTimeInterval($0) }
         var failure = result.failure
         if failure == nil {
             switch status {
             case 304 where cached != nil:
                 var info = cached!
-                info.fetchedAt = Date()
+                info.fetchedAt = now
+                info.freshUntil = freshUntil
+                info.retryNotBefore = nil
                 try? cache.writeInfo(info)
                 contents.withLock {
                     $0.fetchedAt = info.fetchedAt
@@ -197,9 +255,11 @@ public final class Store: Sendable {
             case 200..<300:
                 let data = FileManager.default.contents(atPath: cache.downloadPath) ?? Data()
                 do {
-                    let catalog = try configuration.decoder.decode(data, baseURL: url)
+                    // Relative links resolve against where the catalog came from after redirects.
+                    let catalog = try configuration.decoder.decode(data, baseURL: response.url ?? url)
                     let info = CatalogCache.Info(
-                        url: url.absoluteString, etag: result.response.etag, lastModified: result.response.lastModified, fetchedAt: Date())
+                        url: url.absoluteString, etag: response.etag, lastModified: response.lastModified, fetchedAt: now,
+                        freshUntil: freshUntil)
                     // Not being able to cache is no reason to refuse a good catalog.
                     try? cache.installDownload(info: info)
                     let summary = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
@@ -209,23 +269,27 @@ public final class Store: Sendable {
                 } catch {
                     failure = error
                 }
-            case 401, 403:
-                failure = NewsstandError(.unauthorized, "The catalog server refused access (HTTP \(status)); check your credentials in ~/.netrc.")
-            case 404, 410:
-                failure = NewsstandError(.notFound, "There is no catalog at \(TextSanitizer.inert(url.absoluteString)) (HTTP \(status)); check the URL.")
             default:
-                failure = NewsstandError(.httpStatus, "The catalog server answered HTTP \(status); try again later.", retryable: true)
+                failure = HTTPFailure.error(status: status, subject: .catalog(address: url.absoluteString))
+                if let retryAfter = response.retryAfter, status == 429 || status == 503, var info = cached {
+                    info.retryNotBefore = now.addingTimeInterval(min(retryAfter, 24 * 3600))
+                    try? cache.writeInfo(info)
+                }
             }
         }
         unlink(cache.downloadPath)
-        let reason = failure ?? NewsstandError(.network, "The catalog could not be fetched.")
+        failRefresh(failure ?? NewsstandError(.network, "The catalog could not be fetched."))
+    }
+
+    private func failRefresh(_ error: NewsstandError) {
+        let reason = NewsstandError(error.code, Redaction.redact(error.message, secrets: secrets), retryable: error.isRetryable)
         if let fetchedAt = contents.withLock({ $0.issues.isEmpty ? nil : $0.fetchedAt }) {
             setStatus(.offline(since: fetchedAt, reason: reason))
         } else {
-            let message = reason.code == .invalidCatalog
+            let message = reason.code == .invalidCatalog || reason.code == .unauthorized
                 ? reason.message
                 : "\(reason.message) No cached copy of the catalog exists yet: connect and try again."
-            setStatus(.failed(NewsstandError(.catalogUnavailable, message)))
+            setStatus(.failed(NewsstandError(reason.code == .unauthorized ? .unauthorized : .catalogUnavailable, message)))
         }
         finishRefresh(.failure(reason))
     }
@@ -241,10 +305,11 @@ public final class Store: Sendable {
         for waiter in waiters { waiter(result) }
     }
 
-    /// Replaces the issue list, keeping the `Issue` objects (and their downloads) of known IDs.
+    /// Replaces the issue list, keeping the `Issue` objects (and their downloads) of known keys,
+    /// and records in the reading state which issues were seen for the first time.
     private func apply(_ catalog: Catalog, source: CatalogSource, fetchedAt: Date) -> RefreshSummary {
-        let folders = library.idsWithFolders()
-        let (library, center) = (library, center)
+        let folders = library.keysWithFolders()
+        let (library, center, name) = (library, center, name)
         let summary = contents.withLock { contents -> RefreshSummary in
             let previous = (issues: contents.issues, positions: contents.positions)
             let entries = catalog.entries
@@ -255,7 +320,7 @@ public final class Store: Sendable {
                 var new = 0
                 var changed = false
                 for entry in entries[range] {
-                    if let position = previous.positions[entry.id] {
+                    if let position = previous.positions[entry.localKey] {
                         let existing = previous.issues[position]
                         if existing.entry != entry {
                             existing.update(entry: entry)
@@ -263,7 +328,8 @@ public final class Store: Sendable {
                         }
                         issues.append(existing)
                     } else {
-                        issues.append(Issue(entry: entry, library: library, center: center, hasFolder: folders.contains(entry.id)))
+                        issues.append(Issue(entry: entry, subscription: name, library: library, center: center,
+                                            hasFolder: folders.contains(entry.localKey)))
                         new += 1
                         changed = true
                     }
@@ -290,13 +356,26 @@ public final class Store: Sendable {
                 changed: changed, newIssues: previous.issues.isEmpty ? entries.count : newIssues,
                 totalIssues: issues.count, source: source)
         }
+        loadReadingState()
         if summary.changed { center.post(name: Self.issuesDidChangeNotification, object: self) }
         return summary
     }
 
+    /// Gives each issue its reading record, recording first sightings.
+    private func loadReadingState() {
+        guard let readingState = configuration.readingState else { return }
+        let issues = self.issues
+        var records = readingState.records(subscription: name)
+        let unseen = issues.lazy.map(\.localKey).filter { records[$0] == nil }
+        if !unseen.isEmpty, (try? readingState.recordSeen(subscription: name, keys: Array(unseen))) != nil {
+            records = readingState.records(subscription: name)
+        }
+        for issue in issues { issue.setReading(records[issue.localKey], notify: false) }
+    }
+
     private func setStatus(_ status: Status) {
         let changed = contents.withLock { contents -> Bool in
-            guard contents.status != status else { return false }
+            guard contents.status != status || contents.status.summary != status.summary else { return false }
             contents.status = status
             return true
         }
@@ -314,87 +393,32 @@ public final class Store: Sendable {
             return
         }
         guard let url = issue.entry.coverURL else {
-            completion(.failure(NewsstandError(.notFound, "\(issue.id) has no cover.")))
+            completion(.failure(NewsstandError(.notFound, "\(TextSanitizer.inert(issue.id)) has no cover.")))
             return
         }
+        let part = path + ".part"
+        var request: TransferRequest
         do {
             try library.prepareCoversFolder()
+            if library.adoptLegacyCover(for: issue.localKey) {
+                completion(.success(path))
+                return
+            }
+            request = try makeRequest(url, destination: part)
         } catch {
             completion(.failure(error))
             return
         }
-        if library.adoptLegacyCover(for: issue.id) {
-            completion(.success(path))
-            return
-        }
-        let part = path + ".part"
-        var request = TransferRequest(url: url, destination: part)
         request.maximumBytes = 10 << 20
-        request.allowsFileURLs = url.isFileURL && configuration.catalogURL.isFileURL
-        request.stallTimeout = configuration.policy.stallTimeout
+        request.maximumBytesPerSecond = nil
         configuration.engine.start(request, handlers: TransferHandlers { result in
-            if result.failure == nil, (200..<300).contains(result.response.statusCode), rename(part, path) == 0 {
+            let failure = result.failure ?? HTTPFailure.error(status: result.response.statusCode, subject: .cover)
+            if failure == nil, rename(part, path) == 0 {
                 completion(.success(path))
             } else {
                 unlink(part)
-                completion(.failure(result.failure ?? NewsstandError(.httpStatus, "The cover could not be fetched (HTTP \(result.response.statusCode)).")))
+                completion(.failure(failure ?? NewsstandError(.fileSystem, "The cover could not be saved.")))
             }
         })
     }
-
-    // MARK: Downloads
-
-    /// Queues a download of the issue; returns false when it is already queued, running or installed.
-    @discardableResult
-    public func download(_ issue: Issue) -> Bool {
-        downloads.enqueue(issue)
-    }
-
-    /// Stops the issue's download, keeping its bytes for a later resume.
-    public func cancelDownload(_ issue: Issue) {
-        downloads.cancel(issue)
-    }
-
-    /// The issues being downloaded or waiting for their turn.
-    public var activeIssues: [Issue] { downloads.activeIssues }
-
-    private var interruptedListPath: String { library.root + "/interrupted.json" }
-
-    /// Stops every download, keeping its bytes, and remembers them for
-    /// ``resumeInterruptedDownloads()``. Waits up to `timeout` seconds for the bytes to reach the disk.
-    public func stopDownloadsForLater(waitingUpTo timeout: TimeInterval) {
-        let active = activeIssues
-        guard !active.isEmpty else { return }
-        if let data = try? JSONEncoder().encode(active.map(\.id)), (try? FileOps.makeDirectory(library.root, trusted: library.root)) != nil {
-            try? FileOps.writeAtomically(data, to: interruptedListPath)
-        }
-        let settled = DispatchSemaphore(value: 0)
-        let observer = center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { _ in settled.signal() }
-        defer { center.removeObserver(observer) }
-        active.forEach(cancelDownload)
-        let deadline = DispatchTime.now() + timeout
-        while !activeIssues.isEmpty, settled.wait(timeout: deadline) == .success {}
-    }
-
-    /// Queues again the downloads that ``stopDownloadsForLater(waitingUpTo:)`` stopped, once their
-    /// issues are loaded.
-    public func resumeInterruptedDownloads() {
-        guard numberOfIssues > 0, let data = FileManager.default.contents(atPath: interruptedListPath),
-              let ids = try? JSONDecoder().decode([String].self, from: data)
-        else { return }
-        unlink(interruptedListPath)
-        for id in ids {
-            if let issue = issue(withID: id) { download(issue) }
-        }
-    }
-
-    /// Removes the installed issue and any partial download; refuses while it is downloading.
-    public func delete(_ issue: Issue) throws(NewsstandError) {
-        if downloads.isBusy(issue) {
-            throw NewsstandError(.fileSystem, "\(issue.id) is downloading: cancel it first.")
-        }
-        try library.delete(id: issue.id)
-        issue.resetStateFromDisk()
-    }
 }
-

@@ -62,5 +62,15 @@ extension Store {
         public var newIssues: Int
         public var totalIssues: Int
         public var source: CatalogSource
+        /// False when the cached copy was fresh enough that the server was not asked.
+        public var askedServer: Bool
+
+        public init(changed: Bool, newIssues: Int, totalIssues: Int, source: CatalogSource, askedServer: Bool = true) {
+            self.changed = changed
+            self.newIssues = newIssues
+            self.totalIssues = totalIssues
+            self.source = source
+            self.askedServer = askedServer
+        }
     }
 }

@@ -21,6 +21,17 @@ public struct TransferRequest: Sendable {
     public var stallTimeout: Int = 30
     /// Seconds to wait for a connection.
     public var connectTimeout: Int = 20
+    /// What the request's subscription adds to requests to its own origin (credentials, headers,
+    /// query); requests elsewhere, and redirects elsewhere, go without it.
+    public var profile: RequestProfile?
+    /// A PEM file of certificate authorities trusted instead of the system's (verification stays on).
+    public var certificateAuthorities: String?
+    /// A cap on this transfer's speed, in bytes per second.
+    public var maximumBytesPerSecond: Int64?
+    /// Redirects followed before giving up.
+    public var maximumRedirects = 5
+    /// Redirects followed so far.
+    var redirectCount = 0
 
     public init(url: URL, destination: String) {
         self.url = url
@@ -39,6 +50,11 @@ public struct TransferResponse: Sendable, Equatable {
     public var lastModified: String?
     /// Seconds the server asked us to wait (Retry-After), when given.
     public var retryAfter: TimeInterval?
+    /// Seconds the server says the response stays fresh (Cache-Control max-age; 0 for no-cache
+    /// or no-store), when given.
+    public var maxAge: TimeInterval?
+    /// The URL the response came from, after redirects.
+    public var url: URL?
 
     public init() {}
 

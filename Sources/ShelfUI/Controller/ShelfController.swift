@@ -4,6 +4,7 @@ import NewsstandKit
 /// Runs the shelf: turns keys, mouse, store notifications and signals into store calls and
 /// redraws. Confined to the thread that calls ``run()``; never waits on the network.
 public final class ShelfController {
+    private let newsstand: Newsstand
     private let store: Store
     private let terminal: any Terminal
     private let opener: Opener
@@ -24,7 +25,9 @@ public final class ShelfController {
     /// Redraws at most this often while things change (progress, covers).
     static let minimumFrameInterval: UInt64 = 50_000_000
 
-    public init(store: Store, terminal: any Terminal, opener: Opener = .fromEnvironment()) {
+    /// A shelf of `store`'s issues; downloads, reading and deleting go through `newsstand`.
+    public init(newsstand: Newsstand, store: Store, terminal: any Terminal, opener: Opener = .fromEnvironment()) {
+        self.newsstand = newsstand
         self.store = store
         self.terminal = terminal
         self.opener = opener
@@ -45,8 +48,8 @@ public final class ShelfController {
         }
         // The cached catalog first: the shelf appears at once, then the network catches up.
         store.loadCache()
-        store.resumeInterruptedDownloads()
-        store.refresh { [store] _ in store.resumeInterruptedDownloads() }
+        newsstand.resumeInterruptedDownloads(in: store)
+        store.refresh { [newsstand, store] _ in newsstand.resumeInterruptedDownloads(in: store) }
 
         while running {
             if waker.receivedSignal != 0 {
@@ -67,7 +70,7 @@ public final class ShelfController {
             waker.drain()
             if let event { handle(event) }
         }
-        store.stopDownloadsForLater(waitingUpTo: 2)
+        newsstand.stopDownloadsForLater(waitingUpTo: 2)
         terminal.end()
         return exitStatus
     }
@@ -89,7 +92,7 @@ public final class ShelfController {
     }
 
     private func rebuildOrder() {
-        let selectedID = order.indices.contains(state.selected) ? order[state.selected].id : nil
+        let selectedID = order.indices.contains(state.selected) ? order[state.selected].localKey : nil
         var keyed = store.issues.map { (issue: $0, entry: $0.entry) }
         if !state.filter.isEmpty {
             let filter = state.filter
@@ -129,7 +132,7 @@ public final class ShelfController {
             keyed = ranked.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : newerFirst($0.item.entry, $1.item.entry) }.map(\.item)
         }
         order = keyed.map(\.issue)
-        if let selectedID, let index = order.firstIndex(where: { $0.id == selectedID }) {
+        if let selectedID, let index = order.firstIndex(where: { $0.localKey == selectedID }) {
             state.selected = index
         }
         needsRender = true
@@ -156,7 +159,7 @@ public final class ShelfController {
         let range = layout.visibleRange(firstRow: state.firstRow, count: order.count)
         let visible = Array(order[range])
         if theme.colors == .palette256 { covers.request(visible) }
-        let items = visible.map { ShelfItem(issue: $0, cover: covers.image(for: $0.id)) }
+        let items = visible.map { ShelfItem(issue: $0, cover: covers.image(for: $0.localKey)) }
         let selected = order.indices.contains(state.selected) ? order[state.selected] : nil
         let selectedItem = selected.map { issue in
             range.contains(state.selected) ? items[state.selected - range.lowerBound] : ShelfItem(issue: issue, cover: nil)
@@ -168,14 +171,14 @@ public final class ShelfController {
         default: break
         }
         model.totalCount = store.numberOfIssues
-        let active = store.activeIssues
+        let active = newsstand.activeIssues
         model.activeDownloads = active.count
         model.bytesPerSecond = active.reduce(0) { total, issue in
             if case .downloading(let progress) = issue.state { return total + progress.bytesPerSecond }
             return total
         }
         model.librarySize = signals.librarySize.withLock { $0 }
-        model.selectedPath = selected?.pdfPath
+        model.selectedPath = selected?.installedPath
 
         var buffer = Buffer(width: terminal.width, height: terminal.height)
         ShelfScreen(layout: layout, model: model, state: state, visibleItems: items, selectedItem: selectedItem,
@@ -218,7 +221,7 @@ public final class ShelfController {
         case .end, .character("G"): state.selected = max(0, order.count - 1)
         case .enter: selectedIssue.map(primaryAction)
         case .character("d"): selectedIssue.map(download)
-        case .character("x"): selectedIssue.map(store.cancelDownload)
+        case .character("x"): selectedIssue.map(newsstand.cancelDownload)
         case .character("D"), .delete: selectedIssue.map(confirmDelete)
         case .character("/"):
             state.isEditingFilter = true
@@ -230,7 +233,7 @@ public final class ShelfController {
         case .character("?"):
             state.overlay = .help
         case .character("q"), .character("\u{4}"):
-            let active = store.activeIssues.count
+            let active = newsstand.activeIssues.count
             if active > 0 {
                 state.overlay = .confirmQuit(activeDownloads: active)
             } else {
@@ -281,7 +284,7 @@ public final class ShelfController {
             state.overlay = .none
             if yes || key == .enter, let issue = store.issue(withID: id) {
                 do {
-                    try store.delete(issue)
+                    try newsstand.delete(issue)
                     signals.mark { $0.librarySizeStale = true }
                 } catch {
                     state.message = error.message
@@ -318,7 +321,7 @@ public final class ShelfController {
 
     private func primaryAction(_ issue: Issue) {
         switch issue.state {
-        case .downloaded(let path): read(path)
+        case .downloaded: read(issue)
         case .remote, .partial, .failed: download(issue)
         case .queued, .downloading, .retrying, .verifying: state.message = "Already downloading; x cancels."
         }
@@ -329,13 +332,13 @@ public final class ShelfController {
             state.message = "Already downloaded: Enter reads it."
             return
         }
-        store.download(issue)
+        newsstand.download(issue)
     }
 
     private func confirmDelete(_ issue: Issue) {
         switch issue.state {
         case .downloaded, .partial, .failed:
-            state.overlay = .confirmDelete(id: issue.id, title: issue.title)
+            state.overlay = .confirmDelete(id: issue.localKey, title: issue.title)
         case .remote:
             state.message = "Nothing to delete: the issue is not downloaded."
         case .queued, .downloading, .retrying, .verifying:
@@ -343,12 +346,12 @@ public final class ShelfController {
         }
     }
 
-    /// Leaves the screen to the PDF reader, then takes it back.
-    private func read(_ path: String) {
+    /// Leaves the screen to the reader, then takes it back; the issue is then read.
+    private func read(_ issue: Issue) {
         terminal.suspend()
         defer { terminal.resume() }
         do {
-            try opener.open(path)
+            try newsstand.open(issue, with: opener)
         } catch {
             state.message = error.message
         }

@@ -31,8 +31,8 @@ final class CoverLoader: Sendable {
     /// Asks for covers; the most recently asked-for go first (they are the ones on screen).
     func request(_ issues: [Issue]) {
         let start = state.withLock { state -> [Issue] in
-            for issue in issues.reversed() where !state.started.contains(issue.id) && issue.entry.coverAddress != nil {
-                state.started.insert(issue.id)
+            for issue in issues.reversed() where !state.started.contains(issue.localKey) && issue.entry.coverAddress != nil {
+                state.started.insert(issue.localKey)
                 state.pending.append(issue)
             }
             return takeRunnable(&state)
@@ -57,7 +57,7 @@ final class CoverLoader: Sendable {
                     image = CoverDecoder.decode(data, columns: CardView.coverColumns, rows: CardView.coverRows)
                 }
                 let next = state.withLock { state -> [Issue] in
-                    if let image { state.images[issue.id] = image }
+                    if let image { state.images[issue.localKey] = image }
                     state.running -= 1
                     return takeRunnable(&state)
                 }

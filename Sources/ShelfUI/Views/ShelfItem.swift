@@ -26,7 +26,7 @@ public struct ShelfItem: Sendable, Equatable {
 
     public init(issue: Issue, cover: CoverImage?) {
         let entry = issue.entry
-        self.init(id: issue.id, title: entry.title, releaseDate: entry.releaseDate, isFree: entry.isFree, size: entry.size,
+        self.init(id: issue.localKey, title: entry.title, releaseDate: entry.releaseDate, isFree: entry.isFree, size: entry.size,
                   summary: entry.summary, state: issue.state, cover: cover)
     }
 }

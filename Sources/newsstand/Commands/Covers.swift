@@ -2,30 +2,28 @@ import ArgumentParser
 import Foundation
 import NewsstandKit
 
-extension Newsstand {
+extension NewsstandCommand {
     /// Fetches the covers the shelf shows, so that it has them offline.
     struct Covers: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fetch the covers of every issue (or of the IDs given) that are not on disk yet.",
             discussion: "The shelf fetches covers as they come into view; this fills them all in ahead, for reading offline.")
 
-        @OptionGroup var options: CatalogOptions
+        @OptionGroup var options: NewsstandOptions
 
-        @Argument(help: "Issue IDs; all issues when none are given.")
+        @Argument(help: "Issues (NAME/ID or IDs); all issues when none are given.")
         var ids: [String] = []
 
         func run() throws {
             try reportingFailures {
-                let store = try options.makeStore()
-                try loadCatalog(store, needing: ids)
+                let newsstand = try options.makeNewsstand()
+                let stores = options.selectedStores(newsstand)
+                try loadCatalogs(newsstand, stores, needing: ids, subscription: options.subscription)
                 var issues: [Issue] = []
                 for id in ids {
-                    guard let issue = store.issue(withID: id) else {
-                        throw CommandFailure("There is no issue \(TextSanitizer.inert(id)) in the catalog.", exitCode: 3)
-                    }
-                    issues.append(issue)
+                    issues.append(try newsstand.issue(addressed: id, in: options.subscription))
                 }
-                if ids.isEmpty { issues = store.issues.filter { $0.entry.coverAddress != nil } }
+                if ids.isEmpty { issues = stores.flatMap { $0.issues.filter { $0.entry.coverAddress != nil } } }
 
                 // As many at once as --jobs allows. Each finished cover starts the next from the
                 // engine thread that ran it: no hop through this thread in between.
@@ -46,15 +44,19 @@ extension Newsstand {
                         let issue = candidates[index]
                         let first = Locked<FirstToArrive?>(nil)
                         group.enter()
+                        guard let store = newsstand.store(for: issue) else {
+                            group.leave()
+                            continue
+                        }
                         store.fetchCover(for: issue) { result in
-                            if case .failure(let error) = result { failures.withLock { $0.append("\(issue.id): \(error.message)") } }
+                            if case .failure(let error) = result { failures.withLock { $0.append("\(issue.address): \(error.message)") } }
                             if first.arrive(.completion) != .completion { fetchNext() }
                             group.leave()
                         }
                         if first.arrive(.caller) == .caller { return }
                     }
                 }
-                for _ in 0..<options.jobs { fetchNext() }
+                for _ in 0..<newsstand.configuration.policy.maximumConcurrentDownloads { fetchNext() }
                 group.wait()
                 let failed = failures.withLock { $0 }
                 for line in failed.prefix(20) { Output.error("newsstand: cover of \(line)") }

@@ -1,31 +1,25 @@
 import ArgumentParser
 import NewsstandKit
 
-extension Newsstand {
+extension NewsstandCommand {
     /// Removes downloaded issues from the library.
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a downloaded issue (and any partial download).")
+        static let configuration = CommandConfiguration(abstract: "Delete downloaded issues (and any partial download).")
 
-        @OptionGroup var options: CatalogOptions
+        @OptionGroup var options: NewsstandOptions
 
-        @Argument(help: "The IDs of the issues to delete.")
+        @Argument(help: "The issues: NAME/ID, or IDs.")
         var ids: [String]
 
         func run() throws {
             try reportingFailures {
-                let store = try options.makeStore()
-                try loadCatalog(store, needing: ids)
+                let newsstand = try options.makeNewsstand()
+                try loadCatalogs(newsstand, options.selectedStores(newsstand), needing: ids, subscription: options.subscription)
                 for id in ids {
-                    guard let issue = store.issue(withID: id) else {
-                        throw CommandFailure("No issue \"\(TextSanitizer.inert(id))\" in the catalog: see `newsstand list`.", exitCode: 3)
-                    }
+                    let issue = try newsstand.issue(addressed: id, in: options.subscription)
                     let before = issue.state
-                    try store.delete(issue)
-                    if before == .remote {
-                        Output.line("\(id): nothing to delete.")
-                    } else {
-                        Output.line("\(id): deleted.")
-                    }
+                    try newsstand.delete(issue)
+                    Output.line(before == .remote ? "\(issue.address): nothing to delete." : "\(issue.address): deleted.")
                 }
             }
         }

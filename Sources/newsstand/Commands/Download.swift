@@ -2,15 +2,15 @@ import ArgumentParser
 import Foundation
 import NewsstandKit
 
-extension Newsstand {
+extension NewsstandCommand {
     /// Downloads issues, with progress bars on a terminal and one line per event otherwise.
     struct Download: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Download issues; exit 0 only when every one is installed and verified.")
 
-        @OptionGroup var options: CatalogOptions
+        @OptionGroup var options: NewsstandOptions
 
-        @Argument(help: "The IDs of the issues to download.")
+        @Argument(help: "The issues: NAME/ID, or an ID (with --subscription, or when only one subscription has it).")
         var ids: [String] = []
 
         @Flag(name: .long, help: "Download every free issue.")
@@ -23,23 +23,22 @@ extension Newsstand {
 
         func run() throws {
             try reportingFailures {
-                let store = try options.makeStore()
-                try loadCatalog(store, needing: ids)
+                let newsstand = try options.makeNewsstand()
+                let stores = options.selectedStores(newsstand)
+                try loadCatalogs(newsstand, stores, needing: ids, subscription: options.subscription)
                 var issues: [Issue] = []
                 if allFree {
-                    issues = store.issues.filter { $0.entry.isFree }
+                    issues = stores.flatMap { $0.issues.filter { $0.entry.isFree } }
                 } else {
                     for id in ids {
-                        guard let issue = store.issue(withID: id) else {
-                            throw CommandFailure("No issue \"\(TextSanitizer.inert(id))\" in the catalog: see `newsstand list`.", exitCode: 3)
-                        }
+                        let issue = try newsstand.issue(addressed: id, in: options.subscription)
                         if !issues.contains(where: { $0 === issue }) { issues.append(issue) }
                     }
                 }
-                let failures = DownloadRun(store: store, issues: issues).run()
+                let failures = DownloadRun(newsstand: newsstand, issues: issues).run()
                 if !failures.isEmpty {
                     for (issue, error) in failures {
-                        Output.error("newsstand: \(issue.id): \(error.message)")
+                        Output.error("newsstand: \(issue.address): \(error.message)")
                     }
                     let codes = Set(failures.map { CommandFailure.exitCode(for: $0.1.code) })
                     throw ExitCode(codes.count == 1 ? codes.first! : 1)
@@ -50,20 +49,20 @@ extension Newsstand {
 }
 
 /// One run of downloads: starts them, shows their progress and waits for all of them to end.
-private final class DownloadRun: Sendable {
-    let store: Store
+final class DownloadRun: Sendable {
+    let newsstand: Newsstand
     let issues: [Issue]
     private let events = Locked<[(Issue, DownloadState)]>([])
     private let wake = DispatchSemaphore(value: 0)
 
-    init(store: Store, issues: [Issue]) {
-        self.store = store
+    init(newsstand: Newsstand, issues: [Issue]) {
+        self.newsstand = newsstand
         self.issues = issues
     }
 
     /// Returns the issues that did not end installed, with why.
     func run() -> [(Issue, NewsstandError)] {
-        let center = store.configuration.notificationCenter
+        let center = newsstand.configuration.notificationCenter
         let watched = Set(issues.map { ObjectIdentifier($0) })
         var observers: [any NSObjectProtocol] = []
         for name in [Issue.stateDidChangeNotification, Issue.downloadDidProgressNotification] {
@@ -80,10 +79,10 @@ private final class DownloadRun: Sendable {
         let bars = Output.isTerminal ? ProgressBars(issues: issues) : nil
         for issue in issues {
             if case .downloaded(let path) = issue.state {
-                if bars == nil { Output.line("\(issue.id): already downloaded: \(path)") }
+                if bars == nil { Output.line("\(issue.address): already downloaded: \(path)") }
                 continue
             }
-            store.download(issue)
+            newsstand.download(issue)
         }
         bars?.draw()
         while issues.contains(where: { $0.state.isActive }) {
@@ -113,16 +112,17 @@ private final class DownloadRun: Sendable {
     }
 
     private static func printEvent(_ issue: Issue, _ state: DownloadState) {
+        let id = issue.address
         switch state {
-        case .queued: Output.line("\(issue.id): queued")
+        case .queued: Output.line("\(id): queued")
         case .downloading(let progress):
-            Output.line(progress.received > 0 ? "\(issue.id): resuming at \(progress.received) bytes" : "\(issue.id): downloading")
+            Output.line(progress.received > 0 ? "\(id): resuming at \(progress.received) bytes" : "\(id): downloading")
         case .retrying(let error, let attempt, let delay):
-            Output.line("\(issue.id): attempt \(attempt) failed (\(TextSanitizer.inert(error.message))); retrying in \(Formatting.duration(delay))")
-        case .verifying: Output.line("\(issue.id): verifying")
-        case .downloaded(let path): Output.line("\(issue.id): downloaded: \(path)")
-        case .failed(let error): Output.line("\(issue.id): failed: \(TextSanitizer.inert(error.message))")
-        case .remote, .partial: Output.line("\(issue.id): stopped")
+            Output.line("\(id): attempt \(attempt) failed (\(TextSanitizer.inert(error.message))); retrying in \(Formatting.duration(delay))")
+        case .verifying: Output.line("\(id): verifying")
+        case .downloaded(let path): Output.line("\(id): downloaded: \(path)")
+        case .failed(let error): Output.line("\(id): failed: \(TextSanitizer.inert(error.message))")
+        case .remote, .partial: Output.line("\(id): stopped")
         }
     }
 }

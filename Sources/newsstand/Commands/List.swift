@@ -2,62 +2,78 @@ import ArgumentParser
 import Foundation
 import NewsstandKit
 
-extension Newsstand {
-    /// Lists the catalog's issues and what is on disk.
+extension NewsstandCommand {
+    /// Lists the issues of every subscription (or one) and what is on disk and read.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the catalog's issues (fetching it first unless --offline).")
+        static let configuration = CommandConfiguration(abstract: "List the issues of every subscription (fetching catalogs first unless --offline).")
 
-        @OptionGroup var options: CatalogOptions
+        @OptionGroup var options: NewsstandOptions
 
         @Flag(name: .long, help: "Print one JSON object instead of a table.")
         var json = false
 
-        @Flag(name: .long, help: "Use the cached catalog; do not touch the network.")
+        @Flag(name: .long, help: "Use the cached catalogs; do not touch the network.")
         var offline = false
 
         func run() throws {
             try reportingFailures {
-                let store = try options.makeStore()
-                if offline && !store.configuration.catalogURL.isFileURL {
-                    guard store.loadCache() else {
+                let newsstand = try options.makeNewsstand()
+                let stores = options.selectedStores(newsstand)
+                if offline {
+                    var loaded = 0
+                    for store in stores {
+                        if store.subscription.url.isFileURL {
+                            _ = store.refreshAndWait()
+                            loaded += 1
+                        } else if store.loadCache() {
+                            loaded += 1
+                        }
+                    }
+                    guard loaded > 0 else {
                         throw CommandFailure("No cached copy of the catalog exists yet: run `newsstand refresh` while online.", exitCode: 2)
                     }
                 } else {
-                    let result = store.refreshAndWait()
-                    printWarnings(store)
-                    if case .failure(let error) = result {
-                        guard store.numberOfIssues > 0 else { throw CommandFailure(error: error, store: store) }
-                        Output.error("newsstand: \(store.status.summary)")
+                    let results = refreshAll(newsstand, stores, respectingFreshness: true)
+                    for (store, result) in results {
+                        printWarnings(store)
+                        if case .failure(let error) = result {
+                            if stores.count == 1 && store.numberOfIssues == 0 { throw CommandFailure(error: error, store: store) }
+                            Output.error("newsstand: \(store.name): \(store.status.summary)")
+                        }
                     }
                 }
                 if json {
-                    printJSON(store)
+                    printJSON(stores)
                 } else {
-                    printTable(store)
+                    printTable(stores)
                 }
             }
         }
 
-        private func printTable(_ store: Store) {
-            let issues = store.issues
+        private func printTable(_ stores: [Store]) {
             let width = Output.terminalWidth
-            let idWidth = min(24, max(2, issues.map { $0.id.count }.max() ?? 2))
-            let stateWidth = 11
-            let header = [DisplayWidth.pad("ID", to: idWidth), DisplayWidth.pad("DATE", to: 10), "FREE",
-                          DisplayWidth.pad("STATE", to: stateWidth), "TITLE"].joined(separator: "  ")
-            let titleColumn = idWidth + 10 + 4 + stateWidth + 8
-            let titleWidth = width.map { max(8, $0 - titleColumn) }
-            if let title = store.catalogTitle {
-                Output.line(TextSanitizer.inert(title) + " — \(issues.count) issues (\(store.status.summary))")
-            }
-            Output.line(header)
-            for issue in issues {
-                let entry = issue.entry
-                var title = TextSanitizer.inert(entry.title)
-                if let titleWidth { title = DisplayWidth.truncate(title, to: titleWidth) }
-                let row = [DisplayWidth.pad(issue.id, to: idWidth), DisplayWidth.pad(Formatting.day(entry.releaseDate), to: 10),
-                           entry.isFree ? "yes " : "no  ", DisplayWidth.pad(stateText(issue.state), to: stateWidth), title]
-                Output.line(row.joined(separator: "  "))
+            for (number, store) in stores.enumerated() {
+                let issues = store.issues
+                if number > 0 { Output.line("") }
+                Output.line("\(store.name): \(TextSanitizer.inert(store.displayTitle)) — \(issues.count) issues (\(store.status.summary))")
+                let idWidth = min(24, max(2, issues.map { $0.id.count }.max() ?? 2))
+                let stateWidth = 11
+                let header = [DisplayWidth.pad("ID", to: idWidth), DisplayWidth.pad("DATE", to: 10), "FREE",
+                              DisplayWidth.pad("STATE", to: stateWidth), "    ", "TITLE"].joined(separator: "  ")
+                let titleColumn = idWidth + 10 + 4 + stateWidth + 4 + 10
+                let titleWidth = width.map { max(8, $0 - titleColumn) }
+                Output.line(header)
+                for issue in issues {
+                    let entry = issue.entry
+                    var title = TextSanitizer.inert(entry.title)
+                    if let titleWidth { title = DisplayWidth.truncate(title, to: titleWidth) }
+                    let reading = issue.reading
+                    let badge = reading?.pinned == true ? "PIN " : reading?.isNew == true ? "NEW " : reading?.isRead == true ? "read" : "    "
+                    let row = [DisplayWidth.pad(DisplayWidth.truncate(TextSanitizer.inert(issue.id), to: idWidth), to: idWidth),
+                               DisplayWidth.pad(Formatting.day(entry.releaseDate), to: 10),
+                               entry.isFree ? "yes " : "no  ", DisplayWidth.pad(stateText(issue.state), to: stateWidth), badge, title]
+                    Output.line(row.joined(separator: "  "))
+                }
             }
         }
 
@@ -71,35 +87,45 @@ extension Newsstand {
             }
         }
 
-        private func printJSON(_ store: Store) {
-            let source: String
-            switch store.catalogSource {
-            case .network?: source = "network"
-            case .file?: source = "file"
-            default: source = "cache"
-            }
-            let issues = store.issues
+        private func printJSON(_ stores: [Store]) {
             var json = JSONWriter(capacity: 512)
             json.beginObject()
-            json.key("catalog")
-            json.beginObject()
-            json.field("fetchedAt", store.catalogFetchedAt.map(Formatting.timestamp))
-            json.field("source", source)
-            json.field("title", store.catalogTitle.map(TextSanitizer.inert))
-            json.field("url", store.configuration.catalogURL.absoluteString)
-            json.endObject()
+            json.key("subscriptions")
+            json.beginArray()
+            for store in stores {
+                let source: String
+                switch store.catalogSource {
+                case .network?: source = "network"
+                case .file?: source = "file"
+                default: source = "cache"
+                }
+                json.beginObject()
+                json.field("fetchedAt", store.catalogFetchedAt.map(Formatting.timestamp))
+                json.field("name", store.name)
+                json.field("source", source)
+                json.field("status", Redaction.redact(store.status.summary, secrets: []))
+                json.field("title", store.catalogTitle.map(TextSanitizer.inert))
+                json.field("url", store.subscription.url.absoluteString)
+                json.endObject()
+            }
+            json.endArray()
             json.key("issues")
             json.beginArray()
-            // Large catalogs are written in pieces on every core, then printed in order.
-            let parts = Pieces.map(issues.count) { range, _ -> [UInt8] in
-                var part = JSONWriter(capacity: 160 * range.count)
-                for issue in issues[range] { Self.writeIssue(issue, to: &part) }
-                return part.bytes
-            }
             Output.write(bytes: json.bytes, to: STDOUT_FILENO)
-            for (number, part) in parts.enumerated() where !part.isEmpty {
-                if number > 0 { Output.write(bytes: [UInt8(ascii: ",")], to: STDOUT_FILENO) }
-                Output.write(bytes: part, to: STDOUT_FILENO)
+            // Large catalogs are written in pieces on every core, then printed in order.
+            var first = true
+            for store in stores {
+                let issues = store.issues
+                let parts = Pieces.map(issues.count) { range, _ -> [UInt8] in
+                    var part = JSONWriter(capacity: 200 * range.count)
+                    for issue in issues[range] { Self.writeIssue(issue, to: &part) }
+                    return part.bytes
+                }
+                for part in parts where !part.isEmpty {
+                    if !first { Output.write(bytes: [UInt8(ascii: ",")], to: STDOUT_FILENO) }
+                    first = false
+                    Output.write(bytes: part, to: STDOUT_FILENO)
+                }
             }
             // What `json` opened: the issues array and the outer object.
             Output.write(bytes: Array("]}\n".utf8), to: STDOUT_FILENO)
@@ -118,18 +144,29 @@ extension Newsstand {
             default:
                 break
             }
+            let reading = issue.reading
             json.beginObject()
             json.key("free")
             json.boolean(entry.isFree)
-            json.field("id", issue.id)
+            json.field("id", TextSanitizer.inert(issue.id))
+            json.field("localKey", issue.localKey)
+            json.field("mediaType", issue.installedType.mimeType)
+            json.key("new")
+            json.boolean(reading?.isNew ?? false)
+            json.field("openedAt", reading?.openedAt.map(Formatting.timestamp))
             json.field("partialBytes", partialBytes)
             json.field("path", path)
+            json.key("pinned")
+            json.boolean(reading?.pinned ?? false)
+            json.key("read")
+            json.boolean(reading?.isRead ?? false)
             if let releaseDate = entry.releaseDate {
                 json.key("releaseDate")
                 json.timestamp(releaseDate)
             }
             json.field("size", entry.size)
             json.field("state", state)
+            json.field("subscription", issue.subscription)
             json.field("title", TextSanitizer.inert(entry.title))
             json.endObject()
         }

@@ -2,28 +2,23 @@ import ArgumentParser
 import Foundation
 import NewsstandKit
 
-extension Newsstand {
-    /// Opens a downloaded issue in the PDF reader.
+extension NewsstandCommand {
+    /// Opens a downloaded issue in the reader, and marks it read.
     struct Open: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Open a downloaded issue with $NEWSSTAND_OPENER, else xdg-open.")
+            abstract: "Open a downloaded issue with $NEWSSTAND_OPENER, else xdg-open; it is then read.")
 
-        @OptionGroup var options: CatalogOptions
+        @OptionGroup var options: NewsstandOptions
 
-        @Argument(help: "The ID of the issue to open.")
+        @Argument(help: "The issue: NAME/ID, or an ID.")
         var id: String
 
         func run() throws {
             try reportingFailures {
-                let store = try options.makeStore()
-                try loadCatalog(store, needing: [id])
-                guard let issue = store.issue(withID: id) else {
-                    throw CommandFailure("No issue \"\(TextSanitizer.inert(id))\" in the catalog: see `newsstand list`.", exitCode: 3)
-                }
-                guard let path = issue.pdfPath else {
-                    throw CommandFailure("\(id) is not downloaded: run `newsstand download \(id)` first.", exitCode: 3)
-                }
-                try Opener.fromEnvironment().open(path)
+                let newsstand = try options.makeNewsstand()
+                try loadCatalogs(newsstand, options.selectedStores(newsstand), needing: [id], subscription: options.subscription)
+                let issue = try newsstand.issue(addressed: id, in: options.subscription)
+                try newsstand.open(issue, with: Opener.fromEnvironment())
             }
         }
     }

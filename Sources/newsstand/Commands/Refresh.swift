@@ -1,35 +1,50 @@
 import ArgumentParser
 import NewsstandKit
 
-extension Newsstand {
-    /// Fetches the catalog now and says what changed.
+extension NewsstandCommand {
+    /// Fetches the catalogs now and says what changed.
     struct Refresh: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Fetch the catalog now; say whether it changed and how many issues are new.")
+        static let configuration = CommandConfiguration(abstract: "Fetch every subscription's catalog now (or one's); say what changed.")
 
-        @OptionGroup var options: CatalogOptions
+        @OptionGroup var options: NewsstandOptions
 
         func run() throws {
             try reportingFailures {
-                let store = try options.makeStore()
-                let hadCache = store.loadCache()
-                let result = store.refreshAndWait()
-                printWarnings(store)
-                switch result {
-                case .success(let summary):
-                    let name = store.catalogTitle.map { TextSanitizer.inert($0) + ": " } ?? ""
-                    if summary.changed || !hadCache {
-                        Output.line("\(name)catalog updated, \(summary.totalIssues) issues, \(summary.newIssues) new.")
-                    } else {
-                        Output.line("\(name)catalog unchanged, \(summary.totalIssues) issues.")
+                let newsstand = try options.makeNewsstand()
+                let stores = options.selectedStores(newsstand)
+                let hadCache = Dictionary(uniqueKeysWithValues: stores.map { ($0.name, $0.loadCache()) })
+                var failures: [NewsstandError] = []
+                for (store, result) in refreshAll(newsstand, stores) {
+                    printWarnings(store)
+                    let name = "\(store.name): "
+                    switch result {
+                    case .success(let summary):
+                        if summary.changed || hadCache[store.name] != true {
+                            Output.line("\(name)catalog updated, \(summary.totalIssues) issues, \(summary.newIssues) new.")
+                        } else {
+                            Output.line("\(name)catalog unchanged, \(summary.totalIssues) issues.")
+                        }
+                    case .failure(let error):
+                        let failure = store.numberOfIssues > 0
+                            ? NewsstandError(error.code, "\(error.message) The cached catalog was kept (\(store.numberOfIssues) issues).")
+                            : (store.status.failure ?? error)
+                        Output.error("newsstand: \(name)\(failure.message)")
+                        failures.append(failure)
                     }
-                case .failure(let error):
-                    if store.numberOfIssues > 0 {
-                        throw CommandFailure("\(error.message) The cached catalog was kept (\(store.numberOfIssues) issues).",
-                                             exitCode: CommandFailure.exitCode(for: error.code))
-                    }
-                    throw CommandFailure(error: error, store: store)
+                }
+                if !failures.isEmpty {
+                    let codes = Set(failures.map { CommandFailure.exitCode(for: $0.code) })
+                    throw ExitCode(codes.count == 1 ? codes.first! : 1)
                 }
             }
         }
+    }
+}
+
+extension Store.Status {
+    /// The error of a failed status.
+    var failure: NewsstandError? {
+        if case .failed(let error) = self { return error }
+        return nil
     }
 }

@@ -18,12 +18,15 @@ struct CommandFailure: Error {
         self.init(error.message, exitCode: Self.exitCode(for: error.code))
     }
 
-    /// Exit codes a script can tell apart: 2 no catalog, 3 unknown or missing issue, 4 network, 1 the rest.
+    /// Exit codes a script can tell apart: 2 no catalog, 3 unknown or missing issue or
+    /// subscription, 4 network or server, 64 a bad configuration, 75 another sync running, 1 the rest.
     static func exitCode(for code: NewsstandError.Code) -> Int32 {
         switch code {
         case .catalogUnavailable, .invalidCatalog: return 2
-        case .unknownIssue, .notDownloaded: return 3
+        case .unknownIssue, .notDownloaded, .unknownSubscription: return 3
         case .network, .timedOut, .httpStatus, .insecure: return 4
+        case .configuration: return 64
+        case .busy: return 75
         default: return 1
         }
     }

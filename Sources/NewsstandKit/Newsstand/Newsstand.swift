@@ -1,0 +1,274 @@
+import Foundation
+
+/// Every publication the reader follows, and what they share: one transfer engine, one download
+/// queue with one limit across all of them, the reading state and the storage budget.
+///
+/// Each subscription has its ``Store`` (its catalog session). Methods may be called from any
+/// thread; none waits on the network except those that say so.
+public final class Newsstand: Sendable {
+    /// What a newsstand works with.
+    public struct Configuration: Sendable {
+        public var directories: Directories
+        /// Retries, time-outs, and the number of downloads at once across every subscription.
+        public var policy = DownloadPolicy()
+        public var decoder = CatalogDecoder()
+        public var notificationCenter: NotificationCenter = .default
+        public var engine: TransferEngine = .shared
+        /// The most bytes all downloaded issues may take.
+        public var maxStorage: Int64?
+        /// Whether to keep the reading state (off for a one-off catalog in a read-only place).
+        public var keepsReadingState = true
+        /// Refreshes that run at once in ``refreshAll(respectingFreshness:completion:)``.
+        public var refreshConcurrency = 8
+
+        public init(directories: Directories = .fromEnvironment()) {
+            self.directories = directories
+        }
+
+        /// `$XDG_DATA_HOME/newsstand/reading.sqlite3`.
+        public var readingStatePath: String { directories.data + "/reading.sqlite3" }
+    }
+
+    public let configuration: Configuration
+    /// In the configuration's order.
+    public let stores: [Store]
+    public let readingState: ReadingState?
+    private let queue: DownloadQueue
+
+    /// A newsstand of `subscriptions`. Libraries made by earlier versions (a folder per catalog
+    /// URL hash) are moved to their subscription's folder here, without the network.
+    public init(configuration: Configuration, subscriptions: [Subscription]) throws(NewsstandError) {
+        self.configuration = configuration
+        readingState = configuration.keepsReadingState ? try ReadingState(path: configuration.readingStatePath) : nil
+        var stores: [Store] = []
+        for subscription in subscriptions {
+            var storeConfiguration = Store.Configuration(subscription: subscription, directories: configuration.directories)
+            storeConfiguration.decoder = configuration.decoder
+            storeConfiguration.notificationCenter = configuration.notificationCenter
+            storeConfiguration.engine = configuration.engine
+            storeConfiguration.stallTimeout = configuration.policy.stallTimeout
+            storeConfiguration.readingState = readingState
+            let store = Store(configuration: storeConfiguration)
+            try store.library.adoptLegacyLibrary(of: subscription.url)
+            stores.append(store)
+        }
+        self.stores = stores
+        let readingState = readingState
+        queue = DownloadQueue(engine: configuration.engine, policy: configuration.policy) { issue in
+            try? readingState?.markDownloaded(subscription: issue.subscription, key: issue.localKey)
+        }
+    }
+
+    public func store(named name: String) -> Store? {
+        stores.first { $0.name == name }
+    }
+
+    public func store(for issue: Issue) -> Store? {
+        store(named: issue.subscription)
+    }
+
+    /// Finds `NAME/ID` (the publisher's ID or the local key), or a bare ID in `subscription`
+    /// (or, with none given, in the only subscription that has it).
+    public func issue(addressed address: String, in subscription: String? = nil) throws(NewsstandError) -> Issue {
+        var name = subscription
+        var id = address
+        if name == nil, let slash = address.firstIndex(of: "/"), store(named: String(address[..<slash])) != nil {
+            name = String(address[..<slash])
+            id = String(address[address.index(after: slash)...])
+        }
+        if let name {
+            guard let store = store(named: name) else {
+                throw NewsstandError(.unknownSubscription, "There is no subscription named \(TextSanitizer.inert(name)): see `newsstand subscriptions`.")
+            }
+            guard let issue = store.issue(withID: id) else {
+                throw NewsstandError(.unknownIssue, "No issue \"\(TextSanitizer.inert(id))\" in \(name): see `newsstand list --subscription \(name)`.")
+            }
+            return issue
+        }
+        let found = stores.compactMap { $0.issue(withID: id) }
+        switch found.count {
+        case 1: return found[0]
+        case 0: throw NewsstandError(.unknownIssue, "No issue \"\(TextSanitizer.inert(id))\" in any subscription: see `newsstand list`.")
+        default:
+            let names = found.map(\.subscription).joined(separator: ", ")
+            throw NewsstandError(.unknownIssue, "\"\(TextSanitizer.inert(id))\" is in \(names): say which, as NAME/\(TextSanitizer.inert(id)).")
+        }
+    }
+
+    // MARK: Downloads
+
+    /// Queues a download of the issue; returns false when it is already queued, running or installed.
+    @discardableResult
+    public func download(_ issue: Issue) -> Bool {
+        guard let store = store(for: issue) else { return false }
+        return queue.enqueue(issue, store: store)
+    }
+
+    /// Stops the issue's download, keeping its bytes for a later resume.
+    public func cancelDownload(_ issue: Issue) {
+        queue.cancel(issue)
+    }
+
+    /// The issues being downloaded or waiting for their turn, across every subscription.
+    public var activeIssues: [Issue] { queue.activeIssues }
+
+    /// Removes the installed issue and any partial download; refuses while it is downloading.
+    public func delete(_ issue: Issue) throws(NewsstandError) {
+        if queue.isBusy(issue) {
+            throw NewsstandError(.busy, "\(issue.address) is downloading: cancel it first.")
+        }
+        try issue.library.delete(key: issue.localKey)
+        issue.resetStateFromDisk()
+    }
+
+    /// Opens the installed issue with `opener` and records it as opened (and so read).
+    public func open(_ issue: Issue, with opener: Opener) throws(NewsstandError) {
+        guard let path = issue.installedPath else {
+            throw NewsstandError(.notDownloaded, "\(issue.address) is not downloaded: run `newsstand download \(issue.address)` first.")
+        }
+        try opener.open(path)
+        try readingState?.markOpened(subscription: issue.subscription, key: issue.localKey)
+        reloadReading(issue)
+    }
+
+    /// Marks issues read or unread.
+    public func setRead(_ read: Bool, _ issues: [Issue]) throws(NewsstandError) {
+        try changeReading(issues) { state, name, keys throws(NewsstandError) in try state.setRead(read, subscription: name, keys: keys) }
+    }
+
+    /// Pins issues (the budget never removes them) or unpins them.
+    public func setPinned(_ pinned: Bool, _ issues: [Issue]) throws(NewsstandError) {
+        try changeReading(issues) { state, name, keys throws(NewsstandError) in try state.setPinned(pinned, subscription: name, keys: keys) }
+    }
+
+    private func changeReading(
+        _ issues: [Issue], _ change: (ReadingState, String, [String]) throws(NewsstandError) -> Void
+    ) throws(NewsstandError) {
+        guard let readingState else { return }
+        for (name, group) in Dictionary(grouping: issues, by: \.subscription) {
+            try change(readingState, name, group.map(\.localKey))
+        }
+        issues.forEach(reloadReading)
+    }
+
+    private func reloadReading(_ issue: Issue) {
+        guard let readingState else { return }
+        issue.setReading(readingState.records(subscription: issue.subscription)[issue.localKey])
+    }
+
+    // MARK: Refreshing
+
+    /// Refreshes every subscription as one group, a few at a time; one failing never stops the
+    /// others. `completion` runs once, on a background thread, with a result per subscription in
+    /// the newsstand's order.
+    public func refreshAll(
+        respectingFreshness: Bool = false,
+        completion: @escaping @Sendable ([(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)]) -> Void
+    ) {
+        let stores = self.stores
+        guard !stores.isEmpty else { return completion([]) }
+        let results = Locked<[Result<Store.RefreshSummary, NewsstandError>?]>(Array(repeating: nil, count: stores.count))
+        let next = Locked(0)
+        let group = DispatchGroup()
+        @Sendable func startNext() {
+            let index = next.withLock { next -> Int in
+                defer { next += 1 }
+                return next
+            }
+            guard index < stores.count else { return }
+            group.enter()
+            stores[index].refresh(respectingFreshness: respectingFreshness) { result in
+                results.withLock { $0[index] = result }
+                startNext()
+                group.leave()
+            }
+        }
+        for _ in 0..<min(stores.count, max(1, configuration.refreshConcurrency)) { startNext() }
+        group.notify(queue: .global()) {
+            let all = results.withLock { $0 }
+            completion(zip(stores, all).map { ($0, $1!) })
+        }
+    }
+
+    /// ``refreshAll(respectingFreshness:completion:)``, waiting for the group to end. Not on a UI thread.
+    public func refreshAllAndWait(respectingFreshness: Bool = false) -> [(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)] {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<[(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)]>([])
+        refreshAll(respectingFreshness: respectingFreshness) { results in
+            outcome.withLock { $0 = results }
+            done.signal()
+        }
+        done.wait()
+        return outcome.withLock { $0 }
+    }
+
+    // MARK: Auto-download
+
+    /// The issues a subscription's `auto_download` asks for that were never downloaded before
+    /// (an issue the reader or the budget removed is not fetched again).
+    public func issuesToAutoDownload(in store: Store) -> [Issue] {
+        let candidates: [Issue]
+        switch store.subscription.autoDownload {
+        case .none:
+            return []
+        case .allFree:
+            candidates = store.issues.filter { $0.entry.isFree }
+        case .latest(let count):
+            candidates = Array(Self.newestFirst(store.issues).prefix(count))
+        }
+        return candidates.filter { issue in
+            if case .downloaded = issue.state { return false }
+            return !issue.state.isActive && issue.reading?.downloadedAt == nil
+        }
+    }
+
+    /// Newest release first; undated issues after, in the catalog's order.
+    static func newestFirst(_ issues: [Issue]) -> [Issue] {
+        issues.enumerated().sorted { a, b in
+            switch (a.element.entry.releaseDate, b.element.entry.releaseDate) {
+            case let (x?, y?) where x != y: return x > y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
+    }
+
+    // MARK: Interrupted downloads
+
+    /// Stops every download, keeping its bytes, and remembers them for
+    /// ``resumeInterruptedDownloads(in:)``. Waits up to `timeout` seconds for the bytes to reach the disk.
+    public func stopDownloadsForLater(waitingUpTo timeout: TimeInterval) {
+        let active = activeIssues
+        guard !active.isEmpty else { return }
+        for (name, issues) in Dictionary(grouping: active, by: \.subscription) {
+            guard let store = store(named: name) else { continue }
+            if let data = try? JSONEncoder().encode(issues.map(\.localKey)),
+               (try? FileOps.makeDirectory(store.library.root, trusted: store.library.root)) != nil {
+                try? FileOps.writeAtomically(data, to: interruptedListPath(store))
+            }
+        }
+        let center = configuration.notificationCenter
+        let settled = DispatchSemaphore(value: 0)
+        let observer = center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { _ in settled.signal() }
+        defer { center.removeObserver(observer) }
+        active.forEach(cancelDownload)
+        let deadline = DispatchTime.now() + timeout
+        while !activeIssues.isEmpty, settled.wait(timeout: deadline) == .success {}
+    }
+
+    /// Queues again the downloads of `store` that ``stopDownloadsForLater(waitingUpTo:)`` stopped,
+    /// once its issues are loaded.
+    public func resumeInterruptedDownloads(in store: Store) {
+        let path = interruptedListPath(store)
+        guard store.numberOfIssues > 0, let data = FileManager.default.contents(atPath: path),
+              let keys = try? JSONDecoder().decode([String].self, from: data)
+        else { return }
+        unlink(path)
+        for key in keys {
+            if let issue = store.issue(withID: key) { download(issue) }
+        }
+    }
+
+    private func interruptedListPath(_ store: Store) -> String { store.library.root + "/interrupted.json" }
+}

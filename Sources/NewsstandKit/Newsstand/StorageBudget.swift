@@ -1,0 +1,103 @@
+import Foundation
+
+/// Which downloaded issues go when a subscription keeps more than its `keep` / `keep_size`, or
+/// the newsstand more than its `max_storage`.
+///
+/// Only issues that are read and not pinned go, oldest first — never an unread, pinned,
+/// downloading or open one (a file any process holds open, as `/proc` tells).
+public struct StorageBudget: Sendable {
+    /// One issue removed, and the bytes it freed.
+    public struct Removal: Sendable, Equatable {
+        public var subscription: String
+        public var key: String
+        public var title: String
+        public var bytes: Int64
+    }
+
+    /// Disk used by one subscription.
+    public struct Usage: Sendable, Equatable {
+        public var subscription: String
+        public var bytes: Int64
+        public var downloadedIssues: Int
+    }
+
+    struct Candidate {
+        let issue: Issue
+        let bytes: Int64
+        var removable: Bool
+    }
+
+    /// The bytes each subscription's issues take on disk (installed and partial).
+    public static func usage(of newsstand: Newsstand) -> [Usage] {
+        newsstand.stores.map { store in
+            let downloaded = store.issues.count { if case .downloaded = $0.state { return true } else { return false } }
+            return Usage(subscription: store.name, bytes: store.library.sizeOnDisk(), downloadedIssues: downloaded)
+        }
+    }
+
+    /// Removes what the budget asks for and returns what went.
+    public static func apply(to newsstand: Newsstand) -> [Removal] {
+        let active = Set(newsstand.activeIssues.map(\.address))
+        var removals: [Removal] = []
+        var remaining: [[Candidate]] = []
+        for store in newsstand.stores {
+            var candidates = Newsstand.newestFirst(store.issues).reversed().compactMap { issue -> Candidate? in
+                guard case .downloaded(let path) = issue.state else { return nil }
+                let reading = issue.reading
+                let removable = (reading?.isRead ?? false) && !(reading?.pinned ?? false) && !active.contains(issue.address)
+                    && !OpenFiles.isOpen(path)
+                return Candidate(issue: issue, bytes: store.library.sizeOnDisk(key: issue.localKey), removable: removable)
+            }
+            let subscription = store.subscription
+            func over() -> Bool {
+                if let keep = subscription.keepIssues, candidates.count > keep { return true }
+                if let keep = subscription.keepBytes, candidates.reduce(0, { $0 + $1.bytes }) > keep { return true }
+                return false
+            }
+            while over(), let index = candidates.firstIndex(where: \.removable) {
+                if let removal = remove(candidates[index], newsstand) { removals.append(removal) }
+                candidates.remove(at: index)
+            }
+            remaining.append(candidates)
+        }
+        if let maximum = newsstand.configuration.maxStorage {
+            var total = newsstand.stores.reduce(Int64(0)) { $0 + $1.library.sizeOnDisk() }
+            // Oldest first across every subscription.
+            var pool = remaining.flatMap { $0 }.filter(\.removable).sorted {
+                ($0.issue.entry.releaseDate ?? .distantPast) < ($1.issue.entry.releaseDate ?? .distantPast)
+            }
+            while total > maximum, !pool.isEmpty {
+                let candidate = pool.removeFirst()
+                if let removal = remove(candidate, newsstand) {
+                    removals.append(removal)
+                    total -= removal.bytes
+                }
+            }
+        }
+        return removals
+    }
+
+    private static func remove(_ candidate: Candidate, _ newsstand: Newsstand) -> Removal? {
+        let issue = candidate.issue
+        guard (try? newsstand.delete(issue)) != nil else { return nil }
+        return Removal(subscription: issue.subscription, key: issue.localKey, title: issue.title, bytes: candidate.bytes)
+    }
+}
+
+/// Whether any process has a file open, from `/proc/*/fd`: a reader showing an issue keeps it.
+enum OpenFiles {
+    static func isOpen(_ path: String) -> Bool {
+        guard let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        for pid in processes where pid.first?.isNumber == true {
+            let folder = "/proc/\(pid)/fd"
+            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for descriptor in descriptors {
+                let count = readlink(folder + "/" + descriptor, &buffer, buffer.count - 1)
+                guard count > 0 else { continue }
+                if String(decoding: buffer[0..<count], as: UTF8.self) == path { return true }
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+
+/// What the reader has done with each issue, kept in SQLite under `$XDG_DATA_HOME/newsstand/`:
+/// when it was first seen, read, opened and downloaded, and whether it is pinned.
+///
+/// The database is in WAL mode, so a shelf and a `sync` (two processes) read and write it at
+/// once; each change is one short transaction, and a writer waits up to ten seconds for another.
+/// The only file that imports GRDB.
+public final class ReadingState: Sendable {
+    /// One issue's record.
+    public struct Record: Sendable, Equatable {
+        public var firstSeen: Date
+        /// Whether it appeared after the subscription's first load (back issues are not new).
+        public var arrivedLater: Bool
+        public var readAt: Date?
+        public var openedAt: Date?
+        public var downloadedAt: Date?
+        public var pinned: Bool
+
+        public var isRead: Bool { readAt != nil }
+        /// New: arrived after the first load and not read yet.
+        public var isNew: Bool { arrivedLater && readAt == nil }
+    }
+
+    private let pool: DatabasePool
+
+    /// Opens (creating and migrating) the database at `path`.
+    public init(path: String) throws(NewsstandError) {
+        do {
+            try FileOps.makeDirectory((path as NSString).deletingLastPathComponent, trusted: (path as NSString).deletingLastPathComponent)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch let error as NewsstandError {
+            throw error
+        } catch {
+            throw NewsstandError(.fileSystem, "The reading-state database \(path) cannot be opened (\(error)); move it aside to start afresh.")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE issue (
+                    subscription TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    first_seen REAL NOT NULL,
+                    arrived_later INTEGER NOT NULL DEFAULT 0,
+                    read_at REAL,
+                    opened_at REAL,
+                    downloaded_at REAL,
+                    pinned INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (subscription, key)
+                ) WITHOUT ROWID;
+                CREATE TABLE subscription (
+                    name TEXT PRIMARY KEY,
+                    first_loaded REAL NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws(NewsstandError) -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw NewsstandError(.fileSystem, "The reading state could not be saved (\(error)).")
+        }
+    }
+
+    /// Records the keys a catalog load showed; keys seen for the first time after the
+    /// subscription's first load arrive as new. Returns how many keys were seen for the first time.
+    @discardableResult
+    public func recordSeen(subscription: String, keys: [String], at date: Date = Date()) throws(NewsstandError) -> Int {
+        try write { db in
+            let known = try Set(String.fetchAll(db, sql: "SELECT key FROM issue WHERE subscription = ?", arguments: [subscription]))
+            let firstLoad = try Bool.fetchOne(db, sql: "SELECT 1 FROM subscription WHERE name = ?", arguments: [subscription]) == nil
+            if firstLoad {
+                try db.execute(sql: "INSERT INTO subscription (name, first_loaded) VALUES (?, ?)", arguments: [subscription, date.timeIntervalSince1970])
+            }
+            let statement = try db.makeStatement(sql: "INSERT INTO issue (subscription, key, first_seen, arrived_later) VALUES (?, ?, ?, ?)")
+            var added = 0
+            for key in keys where !known.contains(key) {
+                try statement.execute(arguments: [subscription, key, date.timeIntervalSince1970, firstLoad ? 0 : 1])
+                added += 1
+            }
+            return added
+        }
+    }
+
+    /// Every record of a subscription, by key.
+    public func records(subscription: String) -> [String: Record] {
+        (try? pool.read { db in try Self.fetch(db, "WHERE subscription = ?", [subscription]) })?[subscription] ?? [:]
+    }
+
+    /// Every record, by subscription and key.
+    public func allRecords() -> [String: [String: Record]] {
+        (try? pool.read { db in try Self.fetch(db, "", []) }) ?? [:]
+    }
+
+    private static func fetch(_ db: Database, _ filter: String, _ arguments: StatementArguments) throws -> [String: [String: Record]] {
+        var result: [String: [String: Record]] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT subscription, key, first_seen, arrived_later, read_at, opened_at, downloaded_at, pinned FROM issue \(filter)
+            """, arguments: arguments)
+        func date(_ value: Double?) -> Date? { value.map(Date.init(timeIntervalSince1970:)) }
+        while let row = try rows.next() {
+            let record = Record(
+                firstSeen: Date(timeIntervalSince1970: row[2]), arrivedLater: row[3], readAt: date(row[4]), openedAt: date(row[5]),
+                downloadedAt: date(row[6]), pinned: row[7])
+            result[row[0], default: [:]][row[1]] = record
+        }
+        return result
+    }
+
+    /// Marks issues read (now) or unread.
+    public func setRead(_ read: Bool, subscription: String, keys: [String], at date: Date = Date()) throws(NewsstandError) {
+        try update(subscription, keys, sql: read ? "read_at = COALESCE(read_at, ?)" : "read_at = NULL", read ? [date.timeIntervalSince1970] : [])
+    }
+
+    public func setPinned(_ pinned: Bool, subscription: String, keys: [String]) throws(NewsstandError) {
+        try update(subscription, keys, sql: "pinned = ?", [pinned])
+    }
+
+    /// Records that the issue was opened in a reader, which also makes it read.
+    public func markOpened(subscription: String, key: String, at date: Date = Date()) throws(NewsstandError) {
+        let time = date.timeIntervalSince1970
+        try update(subscription, [key], sql: "opened_at = ?, read_at = COALESCE(read_at, ?)", [time, time])
+    }
+
+    public func markDownloaded(subscription: String, key: String, at date: Date = Date()) throws(NewsstandError) {
+        try update(subscription, [key], sql: "downloaded_at = ?", [date.timeIntervalSince1970])
+    }
+
+    private func update(_ subscription: String, _ keys: [String], sql: String, _ values: [(any DatabaseValueConvertible)?]) throws(NewsstandError) {
+        try write { db in
+            let now = Date().timeIntervalSince1970
+            // An issue marked before any load recorded it (a script's `mark`) gets its row now.
+            let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO issue (subscription, key, first_seen) VALUES (?, ?, ?)")
+            let change = try db.makeStatement(sql: "UPDATE issue SET \(sql) WHERE subscription = ? AND key = ?")
+            for key in keys {
+                try insert.execute(arguments: [subscription, key, now])
+                try change.execute(arguments: StatementArguments(values + [subscription, key]))
+            }
+        }
+    }
+
+    /// Forgets a subscription (after `unsubscribe`).
+    public func forget(subscription: String) throws(NewsstandError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM issue WHERE subscription = ?", arguments: [subscription])
+            try db.execute(sql: "DELETE FROM subscription WHERE name = ?", arguments: [subscription])
+        }
+    }
+}

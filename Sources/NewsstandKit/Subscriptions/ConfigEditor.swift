@@ -1,0 +1,157 @@
+import Foundation
+
+/// Changes the configuration file the way a careful person would: a new subscription is a block
+/// appended at the end, a removed one is its block cut out; every other line, comments and all,
+/// stays as it was. The result is read back before it is written, and written atomically.
+public struct ConfigEditor {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    private static let newFileHeader = """
+        # newsstand configuration: see `man newsstand` or the README for every setting.
+        # max_storage = "20 GiB"   # the most all downloaded issues may take
+        # jobs = 3                 # downloads at once, across all subscriptions
+
+        """
+
+    /// Appends a `[subscriptions.NAME]` block; refuses a name already used.
+    public func add(_ subscription: Subscription) throws(NewsstandError) {
+        let text = try currentText() ?? Self.newFileHeader
+        if let config = try? NewsstandConfig.parse(text, path: path), config.subscription(named: subscription.name) != nil {
+            throw NewsstandError(.configuration, "A subscription named \(subscription.name) exists already: choose another --name.")
+        }
+        var updated = text
+        if !updated.isEmpty && !updated.hasSuffix("\n") { updated += "\n" }
+        if !updated.isEmpty && !updated.hasSuffix("\n\n") { updated += "\n" }
+        updated += Self.block(for: subscription)
+        try write(updated)
+    }
+
+    /// Cuts out the subscription's block (and the comment lines right above it).
+    public func remove(name: String) throws(NewsstandError) {
+        guard let text = try currentText() else {
+            throw NewsstandError(.unknownSubscription, "There is no subscription named \(TextSanitizer.inert(name)) (no configuration file yet).")
+        }
+        let lines = ConfigText(text).lines
+        let table = "subscriptions." + name
+        guard let header = lines.firstIndex(where: { ConfigText.header($0) == table }) else {
+            let config = try NewsstandConfig.parse(text, path: path)
+            if config.subscription(named: name) != nil {
+                throw NewsstandError(.configuration, "\(path): \(name) is not written as a [\(table)] table; remove it by hand.")
+            }
+            throw NewsstandError(.unknownSubscription, "There is no subscription named \(TextSanitizer.inert(name)).")
+        }
+        var end = header + 1
+        while end < lines.count {
+            if let other = ConfigText.header(lines[end]), other != table, !other.hasPrefix(table + ".") { break }
+            end += 1
+        }
+        // Comment lines that run straight into the next table belong to it.
+        if end < lines.count {
+            while end - 1 > header, Self.isComment(lines[end - 1]) { end -= 1 }
+        }
+        var start = header
+        while start > 0, Self.isComment(lines[start - 1]) { start -= 1 }
+        var kept = Array(lines[..<start]) + Array(lines[end...])
+        // One blank line where the block was, not two.
+        if start > 0, start < kept.count, kept[start - 1].trimmingCharacters(in: .whitespaces).isEmpty,
+           kept[start].trimmingCharacters(in: .whitespaces).isEmpty {
+            kept.remove(at: start)
+        }
+        try write(kept.joined(separator: "\n"))
+    }
+
+    private static func isComment(_ line: Substring) -> Bool {
+        line.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+    }
+
+    private func currentText() throws(NewsstandError) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let text = String(data: data, encoding: .utf8) else { throw NewsstandError(.configuration, "\(path): is not UTF-8 text.") }
+        return text
+    }
+
+    private func write(_ text: String) throws(NewsstandError) {
+        // Never leave a file the next start cannot read.
+        _ = try NewsstandConfig.parse(text, path: path)
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileOps.makeDirectory(folder, trusted: folder)
+        var mode: mode_t = 0o600
+        var info = stat()
+        if stat(path, &info) == 0 { mode = info.st_mode & 0o777 }
+        try FileOps.writeAtomically(Data(text.utf8), to: path, mode: mode)
+    }
+
+    /// The TOML block for a subscription, settings in a fixed order.
+    static func block(for subscription: Subscription) -> String {
+        var lines = ["[subscriptions.\(subscription.name)]", "url = \(quoted(subscription.url.absoluteString))"]
+        if let title = subscription.title { lines.append("title = \(quoted(title))") }
+        if subscription.autoDownload != .none { lines.append("auto_download = \(quoted(subscription.autoDownload.description))") }
+        if let keep = subscription.keepIssues { lines.append("keep = \(keep)") }
+        if let bytes = subscription.keepBytes { lines.append("keep_size = \(quoted(Self.size(bytes)))") }
+        switch subscription.credentials {
+        case .basic(let user, let password)?:
+            lines.append("user = \(quoted(user))")
+            lines.append(secretLine("password", password))
+        case .bearer(let token)?:
+            lines.append(secretLine("token", token))
+        case .netrc?:
+            lines.append("netrc = true")
+        case nil:
+            break
+        }
+        if let path = subscription.certificateAuthorities { lines.append("ca_file = \(quoted(path))") }
+        if let jobs = subscription.jobs { lines.append("jobs = \(jobs)") }
+        if let rate = subscription.limitRate { lines.append("limit_rate = \(quoted(Self.size(rate)))") }
+        if !subscription.headers.isEmpty {
+            let pairs = subscription.headers.map { line -> String in
+                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                return "\(quoted(parts[0])) = \(quoted(parts.count > 1 ? parts[1] : ""))"
+            }
+            lines.append("headers = { \(pairs.joined(separator: ", ")) }")
+        }
+        if !subscription.query.isEmpty {
+            lines.append("query = { \(subscription.query.map { "\(quoted($0.name)) = \(quoted($0.value))" }.joined(separator: ", ")) }")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func secretLine(_ kind: String, _ source: Subscription.SecretSource) -> String {
+        switch source {
+        case .command(let command): return "\(kind)_command = \(quoted(command))"
+        case .environment(let variable): return "\(kind)_env = \(quoted(variable))"
+        }
+    }
+
+    /// `2 GiB`, `500 KiB`, or the number of bytes when no binary unit divides it.
+    static func size(_ bytes: Int64) -> String {
+        for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes > 0 && bytes % (Int64(1) << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return String(bytes)
+    }
+
+    /// A TOML basic string.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += String(format: "\\u%04X", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

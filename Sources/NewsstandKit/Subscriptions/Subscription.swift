@@ -1,0 +1,140 @@
+import Foundation
+
+/// A publication the reader follows: a stable local name, its catalog, and its settings.
+///
+/// The name is the subscription's folder and its handle in commands (`weekly/2026-01`): it stays
+/// when the catalog's URL changes, and so does the library.
+public struct Subscription: Sendable, Equatable {
+    public var name: String
+    public var url: URL
+    /// A title to show instead of the catalog's.
+    public var title: String?
+    public var autoDownload: AutoDownload = .none
+    /// Downloaded issues kept (read and unpinned ones beyond it are removed).
+    public var keepIssues: Int?
+    /// Bytes of downloaded issues kept.
+    public var keepBytes: Int64?
+    public var credentials: CredentialSource?
+    /// Extra header lines, `Name: value`.
+    public var headers: [String] = []
+    public var query: [(name: String, value: String)] = []
+    public var certificateAuthorities: String?
+    /// Downloads of this subscription that run at once (within the newsstand's own limit).
+    public var jobs: Int?
+    /// A cap on each download's speed, in bytes per second.
+    public var limitRate: Int64?
+
+    public init(name: String, url: URL) {
+        self.name = name
+        self.url = url
+    }
+
+    /// What newsstand fetches on its own when a catalog shows new issues.
+    public enum AutoDownload: Sendable, Equatable, CustomStringConvertible {
+        case none
+        /// The newest `count` issues.
+        case latest(Int)
+        case allFree
+
+        public var description: String {
+            switch self {
+            case .none: return "none"
+            case .latest(1): return "latest"
+            case .latest(let count): return String(count)
+            case .allFree: return "all-free"
+            }
+        }
+
+        /// Reads `"none"`, `"latest"`, `"all-free"` or a count.
+        public init?(_ text: String) {
+            switch text.lowercased() {
+            case "none": self = .none
+            case "latest": self = .latest(1)
+            case "all-free": self = .allFree
+            default:
+                guard let count = Int(text), count >= 0 else { return nil }
+                self = count == 0 ? .none : .latest(count)
+            }
+        }
+    }
+
+    /// Where credentials come from: never the config file itself.
+    public enum CredentialSource: Sendable, Equatable {
+        case basic(user: String, password: SecretSource)
+        case bearer(SecretSource)
+        /// `~/.netrc`, which libcurl reads for every host anyway; named to say so.
+        case netrc
+    }
+
+    /// A secret's source: a command's first line of output, or an environment variable.
+    public enum SecretSource: Sendable, Equatable {
+        case command(String)
+        case environment(String)
+    }
+
+    /// Whether a text can be a subscription's name: lowercase letters, digits, `-` and `_`,
+    /// starting with a letter or digit, at most 64 bytes.
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard !bytes.isEmpty, bytes.count <= 64 else { return false }
+        func isLetterOrDigit(_ byte: UInt8) -> Bool { (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) }
+        return isLetterOrDigit(bytes[0]) && bytes.allSatisfy { isLetterOrDigit($0) || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    /// A name made from a URL: its file's stem, or its host's first label when the stem says nothing.
+    public static func suggestedName(for url: URL) -> String {
+        func slug(_ text: String) -> String {
+            var result = ""
+            for scalar in text.lowercased().unicodeScalars {
+                if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                    result.unicodeScalars.append(scalar)
+                } else if !result.isEmpty && !result.hasSuffix("-") {
+                    result += "-"
+                }
+            }
+            return String(result.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(40))
+        }
+        let generic: Set<String> = ["", "catalog", "feed", "index", "opds", "shelf", "rss", "atom", "catalogue", "issues"]
+        let stem = slug(url.deletingPathExtension().lastPathComponent)
+        if !generic.contains(stem) { return stem }
+        let parent = slug(url.deletingLastPathComponent().lastPathComponent)
+        if !generic.contains(parent) { return parent }
+        let host = url.host.map { $0.split(separator: ".").first { !["www", "cdn", "media"].contains($0) }.map(String.init) ?? $0 } ?? ""
+        let hostSlug = slug(host)
+        return hostSlug.isEmpty ? "publication" : hostSlug
+    }
+
+    public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
+        lhs.name == rhs.name && lhs.url == rhs.url && lhs.title == rhs.title && lhs.autoDownload == rhs.autoDownload
+            && lhs.keepIssues == rhs.keepIssues && lhs.keepBytes == rhs.keepBytes && lhs.credentials == rhs.credentials
+            && lhs.headers == rhs.headers && lhs.query.map(\.name) == rhs.query.map(\.name)
+            && lhs.query.map(\.value) == rhs.query.map(\.value) && lhs.certificateAuthorities == rhs.certificateAuthorities
+            && lhs.jobs == rhs.jobs && lhs.limitRate == rhs.limitRate
+    }
+}
+
+/// Sizes as people write them: `2 GiB`, `500 MB`, `750k`, `1048576`.
+public enum ByteSize {
+    public static func parse(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let number = trimmed.prefix { $0.isNumber || $0 == "." }
+        guard let value = Double(number), value >= 0 else { return nil }
+        let unit = trimmed.dropFirst(number.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let factor: Double
+        switch unit {
+        case "", "b": factor = 1
+        case "k", "kb": factor = 1e3
+        case "kib": factor = 1024
+        case "m", "mb": factor = 1e6
+        case "mib": factor = Double(1 << 20)
+        case "g", "gb": factor = 1e9
+        case "gib": factor = Double(1 << 30)
+        case "t", "tb": factor = 1e12
+        case "tib": factor = Double(1 << 40)
+        default: return nil
+        }
+        let bytes = value * factor
+        guard bytes < 9e18 else { return nil }
+        return Int64(bytes)
+    }
+}

@@ -1,0 +1,237 @@
+import CCurl
+import Foundation
+
+// The only file that imports libcurl: everything else sees the Swift types below.
+
+/// An option newsstand sets on a transfer, as a Swift value.
+enum CurlOption {
+    case url(String)
+    case protocols(String)
+    case redirectProtocols(String)
+    case followLocation(Bool)
+    case noSignal
+    case bufferSize(Int)
+    case connectTimeout(Int)
+    case tcpKeepAlive
+    case netrcOptional
+    case userAgent(String)
+    case certificateAuthorities(String)
+    case maximumFileSize(Int64)
+    case range(String)
+    case headers([String])
+    case basicAuthentication(user: String, password: String)
+    case bearerToken(String)
+    case maximumReceiveSpeed(Int64)
+
+    /// libcurl's name for it, for an error message.
+    var name: String {
+        switch self {
+        case .url: return "CURLOPT_URL"
+        case .protocols: return "CURLOPT_PROTOCOLS_STR"
+        case .redirectProtocols: return "CURLOPT_REDIR_PROTOCOLS_STR"
+        case .followLocation: return "CURLOPT_FOLLOWLOCATION"
+        case .noSignal: return "CURLOPT_NOSIGNAL"
+        case .bufferSize: return "CURLOPT_BUFFERSIZE"
+        case .connectTimeout: return "CURLOPT_CONNECTTIMEOUT"
+        case .tcpKeepAlive: return "CURLOPT_TCP_KEEPALIVE"
+        case .netrcOptional: return "CURLOPT_NETRC"
+        case .userAgent: return "CURLOPT_USERAGENT"
+        case .certificateAuthorities: return "CURLOPT_CAINFO"
+        case .maximumFileSize: return "CURLOPT_MAXFILESIZE_LARGE"
+        case .range: return "CURLOPT_RANGE"
+        case .headers: return "CURLOPT_HTTPHEADER"
+        case .basicAuthentication: return "CURLOPT_HTTPAUTH (basic)"
+        case .bearerToken: return "CURLOPT_HTTPAUTH (bearer)"
+        case .maximumReceiveSpeed: return "CURLOPT_MAX_RECV_SPEED_LARGE"
+        }
+    }
+}
+
+/// What a transfer's callbacks go to. Called on the thread that runs the transfer.
+protocol CurlEasyDelegate: AnyObject {
+    /// One header line, with its line end.
+    func curlDidReceiveHeader(_ line: UnsafeRawBufferPointer)
+    /// Body bytes; returns how many were taken (fewer stops the transfer).
+    func curlDidReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int
+}
+
+/// How libcurl ended a transfer.
+struct CurlResult {
+    fileprivate let code: CURLcode
+    var isSuccess: Bool { code == CURLE_OK }
+}
+
+/// One easy handle, freed in `deinit`. Confined to the thread of the loop that runs it.
+final class CurlEasy {
+    /// libcurl's handle, used as a key by the multi handle.
+    let handle: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private weak var delegate: (any CurlEasyDelegate)?
+
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+    }()
+
+    init(delegate: any CurlEasyDelegate) {
+        _ = Self.globalInit
+        handle = curl_easy_init()
+        self.delegate = delegate
+        errorBuffer[0] = 0
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    /// Sets an option; a libcurl that refuses it (too old, built without a feature) fails the
+    /// transfer with a clear error rather than silently dropping a rule.
+    func set(_ option: CurlOption) throws(NewsstandError) {
+        let code: CURLcode
+        switch option {
+        case .url(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_URL, value)
+        case .protocols(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, value)
+        case .redirectProtocols(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, value)
+        case .followLocation(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, value ? 1 : 0)
+        case .noSignal: code = ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        case .bufferSize(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, value)
+        case .connectTimeout(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, value)
+        case .tcpKeepAlive: code = ccurl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+        case .netrcOptional: code = ccurl_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+        case .userAgent(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_USERAGENT, value)
+        case .certificateAuthorities(let path): code = ccurl_easy_setopt_string(handle, CURLOPT_CAINFO, path)
+        case .maximumFileSize(let value): code = ccurl_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(value))
+        case .range(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_RANGE, value)
+        case .headers(let lines):
+            for line in lines { headerList = curl_slist_append(headerList, line) }
+            code = ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+        case .basicAuthentication(let user, let password):
+            var result = ccurl_easy_setopt_long(handle, CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_basic())))
+            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_USERNAME, user) }
+            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_PASSWORD, password) }
+            code = result
+        case .bearerToken(let token):
+            var result = ccurl_easy_setopt_long(handle, CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_bearer())))
+            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_XOAUTH2_BEARER, token) }
+            code = result
+        case .maximumReceiveSpeed(let value):
+            code = ccurl_easy_setopt_offset(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(value))
+        }
+        guard code == CURLE_OK else {
+            throw NewsstandError(
+                .libcurl, "This libcurl refused \(option.name) (\(String(cString: curl_easy_strerror(code)))), so nothing was fetched; install a current libcurl.")
+        }
+    }
+
+    /// Routes header and body bytes to the delegate.
+    func connectCallbacks() throws(NewsstandError) {
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        var code = ccurl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        if code == CURLE_OK { code = ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userdata) }
+        if code == CURLE_OK {
+            code = ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
+                let easy = Unmanaged<CurlEasy>.fromOpaque(userdata!).takeUnretainedValue()
+                easy.delegate?.curlDidReceiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+                return size * count
+            }
+        }
+        if code == CURLE_OK { code = ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, userdata) }
+        if code == CURLE_OK {
+            code = ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, userdata in
+                let easy = Unmanaged<CurlEasy>.fromOpaque(userdata!).takeUnretainedValue()
+                return easy.delegate?.curlDidReceiveBody(UnsafeRawBufferPointer(start: data, count: size * count)) ?? 0
+            }
+        }
+        guard code == CURLE_OK else {
+            throw NewsstandError(.libcurl, "This libcurl refused a callback (\(String(cString: curl_easy_strerror(code)))), so nothing was fetched.")
+        }
+    }
+
+    /// The last response's status, 0 when none arrived.
+    var responseCode: Int {
+        var code = 0
+        ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+        return code
+    }
+
+    /// Where a redirect points, resolved against the request's URL (libcurl works it out even
+    /// when it does not follow it).
+    var redirectURL: String? {
+        var value: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
+    /// Why libcurl stopped a transfer, as an error a person can act on; nil for success.
+    func failure(for result: CurlResult, request: TransferRequest) -> NewsstandError? {
+        let code = result.code
+        guard code != CURLE_OK else { return nil }
+        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let detailText = Redaction.redact(TextSanitizer.inert(detail), secrets: request.profile?.secrets ?? [])
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return NewsstandError(.timedOut, "The server stopped sending data (\(detailText)); try again later.", retryable: true)
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return NewsstandError(.unsupportedURL, "Refused a URL or redirect that is not http or https (https may not be redirected to http).")
+        case CURLE_TOO_MANY_REDIRECTS:
+            return NewsstandError(.network, "The server redirected too many times.")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
+            return NewsstandError(.insecure, "The secure connection failed (\(detailText)): the server's certificate could not be verified, so nothing was fetched.")
+        case CURLE_FILE_COULDNT_READ_FILE:
+            return NewsstandError(.notFound, "The file \(TextSanitizer.inert(request.url.path)) does not exist.")
+        case CURLE_FILESIZE_EXCEEDED:
+            return NewsstandError(.tooLarge, "The server sent more than the \(request.maximumBytes ?? 0) bytes expected; the download was stopped.")
+        case CURLE_PARTIAL_FILE:
+            return NewsstandError(.network, "The connection closed before the whole file arrived; it will resume from where it stopped.", retryable: true)
+        default:
+            return NewsstandError(.network, "Network error: \(detailText).", retryable: true)
+        }
+    }
+}
+
+/// One multi handle, freed in `deinit`. Only ``wakeUp()``, which libcurl documents as safe from
+/// any thread, is called outside its loop's thread.
+final class CurlMulti: @unchecked Sendable {
+    private let pointer: UnsafeMutableRawPointer
+
+    init() {
+        pointer = curl_multi_init()
+        ccurl_multi_setopt_long(pointer, CURLMOPT_MAX_HOST_CONNECTIONS, 0)
+    }
+
+    deinit {
+        curl_multi_cleanup(pointer)
+    }
+
+    func add(_ easy: CurlEasy) {
+        curl_multi_add_handle(pointer, easy.handle)
+    }
+
+    func remove(_ easy: CurlEasy) {
+        curl_multi_remove_handle(pointer, easy.handle)
+    }
+
+    /// Moves every transfer along; returns the handles that finished, with how.
+    func perform() -> [(handle: UnsafeMutableRawPointer, result: CurlResult)] {
+        var running: Int32 = 0
+        curl_multi_perform(pointer, &running)
+        var finished: [(UnsafeMutableRawPointer, CurlResult)] = []
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(pointer, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            finished.append((handle, CurlResult(code: ccurl_message_result(message))))
+        }
+        return finished
+    }
+
+    /// Waits for activity on any transfer, at most `milliseconds`, or until ``wakeUp()``.
+    func poll(milliseconds: Int32) {
+        curl_multi_poll(pointer, nil, 0, milliseconds, nil)
+    }
+
+    func wakeUp() {
+        curl_multi_wakeup(pointer)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// What a subscription adds to the requests it makes to its own origin: credentials, headers
+/// and common query arguments. Requests to any other origin — a CDN, a cover host, the target
+/// of a redirect elsewhere — get none of it.
+public struct RequestProfile: Sendable, Equatable {
+    /// Credentials, resolved (a password read from its command or variable).
+    public enum Credentials: Sendable, Equatable {
+        case basic(user: String, password: String)
+        case bearer(token: String)
+    }
+
+    /// `scheme://host:port` of the catalog, lowercased, with the port always written.
+    public var origin: String
+    public var credentials: Credentials?
+    /// Extra header lines, `Name: value`, checked for line breaks.
+    public var headers: [String]
+    /// Query arguments appended to every request to the origin, unless the URL already has them.
+    public var query: [(name: String, value: String)]
+
+    public init(origin: String, credentials: Credentials? = nil, headers: [String] = [], query: [(name: String, value: String)] = []) {
+        self.origin = origin
+        self.credentials = credentials
+        self.headers = headers
+        self.query = query
+    }
+
+    /// Whether a URL is on the origin this profile belongs to.
+    public func applies(to url: URL) -> Bool {
+        Self.origin(of: url) == origin
+    }
+
+    /// `scheme://host:port`, lowercased, the default port written out; nil for a URL without a host.
+    public static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+        return "\(scheme)://\(host):\(port)"
+    }
+
+    /// The URL with the query arguments it does not already carry.
+    public func decorate(_ url: URL) -> URL {
+        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var items = components.percentEncodedQueryItems ?? []
+        let present = Set(items.map(\.name))
+        for (name, value) in query where !present.contains(Self.encode(name)) {
+            items.append(URLQueryItem(name: Self.encode(name), value: Self.encode(value)))
+        }
+        components.percentEncodedQueryItems = items
+        return components.url ?? url
+    }
+
+    private static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+#")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    /// The texts that must never be printed: the password or token, header values, query values.
+    public var secrets: [String] {
+        var secrets: [String] = []
+        switch credentials {
+        case .basic(_, let password)?: secrets.append(password)
+        case .bearer(let token)?: secrets.append(token)
+        case nil: break
+        }
+        for line in headers {
+            if let colon = line.firstIndex(of: ":") { secrets.append(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)) }
+        }
+        for (_, value) in query {
+            secrets.append(value)
+            secrets.append(Self.encode(value))
+        }
+        return secrets
+    }
+
+    public static func == (lhs: RequestProfile, rhs: RequestProfile) -> Bool {
+        lhs.origin == rhs.origin && lhs.credentials == rhs.credentials && lhs.headers == rhs.headers
+            && lhs.query.map(\.name) == rhs.query.map(\.name) && lhs.query.map(\.value) == rhs.query.map(\.value)
+    }
+}
+
+/// Takes secrets out of text before it is printed, logged or saved.
+public enum Redaction {
+    /// What a secret is replaced with.
+    public static let mask = "[redacted]"
+
+    /// `text` with every secret of four characters or more replaced (shorter ones would mask
+    /// ordinary words and numbers, and guessing them needs no leak).
+    public static func redact(_ text: String, secrets: [String]) -> String {
+        var result = text
+        for secret in secrets where secret.count >= 4 && result.contains(secret) {
+            result = result.replacingOccurrences(of: secret, with: mask)
+        }
+        return result
+    }
+}

@@ -1,0 +1,245 @@
+import ArgumentParser
+import Foundation
+import NewsstandKit
+
+extension NewsstandCommand {
+    /// Adds a subscription to the configuration file, keeping everything else in it as it was.
+    struct Subscribe: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Subscribe to a publication's catalog; every setting of the config file is an option here too.")
+
+        @Argument(help: "The catalog's URL (or a local property list).")
+        var url: String
+
+        @Option(help: "The subscription's name: its folder and its handle (default: made from the URL).")
+        var name: String?
+
+        @Option(help: "A title to show instead of the catalog's.")
+        var title: String?
+
+        @Option(help: "What to download on its own: none, latest, all-free, or a number of newest issues.")
+        var autoDownload: String?
+
+        @Option(help: "Downloaded issues to keep (older read ones are removed).")
+        var keep: Int?
+
+        @Option(help: "Bytes of downloaded issues to keep, such as \"2 GiB\".")
+        var keepSize: String?
+
+        @Option(help: "HTTP user (with --password-command or --password-env).")
+        var user: String?
+
+        @Option(help: "A command whose first line of output is the password (run without a shell).")
+        var passwordCommand: String?
+
+        @Option(help: "An environment variable that holds the password.")
+        var passwordEnv: String?
+
+        @Option(help: "A command whose first line of output is a bearer token.")
+        var tokenCommand: String?
+
+        @Option(help: "An environment variable that holds a bearer token.")
+        var tokenEnv: String?
+
+        @Flag(help: "Take credentials from ~/.netrc.")
+        var netrc = false
+
+        @Option(help: ArgumentHelp("An extra header, \"Name: value\"; repeat for more.", valueName: "header"))
+        var header: [String] = []
+
+        @Option(help: ArgumentHelp("A query argument added to every request, \"name=value\"; repeat for more.", valueName: "name=value"))
+        var query: [String] = []
+
+        @Option(help: "A PEM file of certificate authorities to trust for this publication.")
+        var caFile: String?
+
+        @Option(help: "Downloads of this publication at once.")
+        var jobs: Int?
+
+        @Option(help: "A cap on each download's speed, such as \"500 KiB\" (per second).")
+        var limitRate: String?
+
+        @Flag(help: "Do not fetch the catalog now.")
+        var noFetch = false
+
+        func run() throws {
+            try reportingFailures {
+                let path = NewsstandOptions.configPath
+                let config = try NewsstandOptions.loadConfig()
+                let catalogURL = try NewsstandOptions.parse(url)
+                var chosen = name ?? Subscription.suggestedName(for: catalogURL)
+                if name == nil, let config {
+                    var suffix = 2
+                    let stem = chosen
+                    while config.subscription(named: chosen) != nil {
+                        chosen = "\(stem)-\(suffix)"
+                        suffix += 1
+                    }
+                }
+                guard Subscription.isValidName(chosen) else {
+                    throw CommandFailure("--name \(TextSanitizer.inert(chosen)): use lowercase letters, digits, - and _ (it names a folder).", exitCode: 64)
+                }
+                if let existing = config?.subscriptions.first(where: { $0.url == catalogURL }) {
+                    throw CommandFailure("\(TextSanitizer.inert(url)) is already subscribed as \(existing.name).", exitCode: 64)
+                }
+                var subscription = Subscription(name: chosen, url: catalogURL)
+                try apply(to: &subscription)
+                try ConfigEditor(path: path).add(subscription)
+                // Read back through the same rules a hand edit meets.
+                guard let saved = try NewsstandConfig.load(path: path)?.subscription(named: chosen) else {
+                    throw CommandFailure("The subscription was written but cannot be read back from \(path).")
+                }
+                Output.line("Subscribed to \(TextSanitizer.inert(catalogURL.absoluteString)) as \(chosen) (in \(path)).")
+                guard !noFetch else { return }
+                var configuration = Newsstand.Configuration()
+                configuration.maxStorage = config?.maxStorage
+                let newsstand = try Newsstand(configuration: configuration, subscriptions: [saved])
+                let store = newsstand.stores[0]
+                switch store.refreshAndWait() {
+                case .success(let summary):
+                    printWarnings(store)
+                    Output.line("\(chosen): \(TextSanitizer.inert(store.displayTitle)), \(summary.totalIssues) issues.")
+                case .failure(let error):
+                    Output.error("newsstand: \(chosen): the catalog could not be fetched now (\(error.message)); it stays subscribed.")
+                }
+            }
+        }
+
+        private func apply(to subscription: inout Subscription) throws {
+            subscription.title = title
+            if let autoDownload {
+                guard let policy = Subscription.AutoDownload(autoDownload) else {
+                    throw ValidationError("--auto-download: expected none, latest, all-free or a number.")
+                }
+                subscription.autoDownload = policy
+            }
+            if let keep {
+                guard keep >= 1 else { throw ValidationError("--keep must be at least 1.") }
+                subscription.keepIssues = keep
+            }
+            if let keepSize {
+                guard let bytes = ByteSize.parse(keepSize) else { throw ValidationError("--keep-size: expected a size such as \"2 GiB\".") }
+                subscription.keepBytes = bytes
+            }
+            let password: Subscription.SecretSource? = passwordCommand.map { .command($0) } ?? passwordEnv.map { .environment($0) }
+            let token: Subscription.SecretSource? = tokenCommand.map { .command($0) } ?? tokenEnv.map { .environment($0) }
+            if let user {
+                guard let password else { throw ValidationError("--user needs --password-command or --password-env (passwords never go in the config).") }
+                subscription.credentials = .basic(user: user, password: password)
+            } else if let token {
+                subscription.credentials = .bearer(token)
+            } else if password != nil {
+                throw ValidationError("A password needs --user.")
+            } else if netrc {
+                subscription.credentials = .netrc
+            }
+            for line in header {
+                guard !line.contains("\r") && !line.contains("\n") else {
+                    throw ValidationError("--header contains a line break, which would smuggle in another header.")
+                }
+                guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else { throw ValidationError("--header: expected \"Name: value\".") }
+                subscription.headers.append(line[..<colon].trimmingCharacters(in: .whitespaces) + ": " + line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            }
+            for pair in query {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else { throw ValidationError("--query: expected name=value.") }
+                subscription.query.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+            }
+            if let caFile {
+                let path = caFile.hasPrefix("/") ? caFile : FileManager.default.currentDirectoryPath + "/" + caFile
+                guard FileManager.default.isReadableFile(atPath: path) else { throw ValidationError("--ca-file \(TextSanitizer.inert(caFile)) is not a readable file.") }
+                subscription.certificateAuthorities = path
+            }
+            if let jobs {
+                guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
+                subscription.jobs = jobs
+            }
+            if let limitRate {
+                guard let bytes = ByteSize.parse(limitRate), bytes >= 1024 else { throw ValidationError("--limit-rate: expected a speed such as \"500 KiB\".") }
+                subscription.limitRate = bytes
+            }
+        }
+    }
+
+    /// Removes a subscription from the configuration file.
+    struct Unsubscribe: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a subscription; its downloaded issues stay unless --delete-issues.")
+
+        @Argument(help: "The subscription's name.")
+        var name: String
+
+        @Flag(help: "Also delete its downloaded issues, covers and cached catalog.")
+        var deleteIssues = false
+
+        func run() throws {
+            try reportingFailures {
+                let path = NewsstandOptions.configPath
+                _ = try NewsstandOptions.loadConfig()
+                try ConfigEditor(path: path).remove(name: name)
+                Output.line("Unsubscribed from \(name).")
+                guard deleteIssues, Subscription.isValidName(name) else { return }
+                let directories = Directories.fromEnvironment()
+                let library = Library(directories: directories, subscriptionName: name)
+                try? FileManager.default.removeItem(atPath: library.root)
+                for suffix in [".catalog", ".json"] { unlink(directories.cache + "/catalogs/" + name + suffix) }
+                try? ReadingState(path: Newsstand.Configuration(directories: directories).readingStatePath).forget(subscription: name)
+                Output.line("Deleted the issues of \(name).")
+            }
+        }
+    }
+
+    /// Lists the subscriptions.
+    struct Subscriptions: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the subscriptions and their settings (no secrets).")
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let subscriptions = try NewsstandOptions.loadConfig()?.subscriptions ?? []
+                if json {
+                    var writer = JSONWriter(capacity: 256)
+                    writer.beginObject()
+                    writer.key("subscriptions")
+                    writer.beginArray()
+                    for subscription in subscriptions {
+                        writer.beginObject()
+                        writer.field("autoDownload", subscription.autoDownload.description)
+                        writer.field("credentials", Self.credentials(subscription))
+                        writer.field("keep", subscription.keepIssues.map(Int64.init))
+                        writer.field("keepBytes", subscription.keepBytes)
+                        writer.field("name", subscription.name)
+                        writer.field("title", subscription.title.map(TextSanitizer.inert))
+                        writer.field("url", subscription.url.absoluteString)
+                        writer.endObject()
+                    }
+                    writer.endArray()
+                    writer.endObject()
+                    Output.write(bytes: writer.bytes + [0x0A], to: STDOUT_FILENO)
+                    return
+                }
+                if subscriptions.isEmpty {
+                    Output.line("No subscriptions yet (the shelf shows the bundled demo): newsstand subscribe URL")
+                    return
+                }
+                for subscription in subscriptions {
+                    var details = ["auto-download \(subscription.autoDownload)"]
+                    if let keep = subscription.keepIssues { details.append("keep \(keep)") }
+                    if let bytes = subscription.keepBytes { details.append("keep \(Formatting.bytes(bytes))") }
+                    if let kind = Self.credentials(subscription) { details.append(kind) }
+                    Output.line("\(subscription.name)  \(TextSanitizer.inert(subscription.url.absoluteString))  (\(details.joined(separator: ", ")))")
+                }
+            }
+        }
+
+        /// How the subscription authenticates, never with what.
+        static func credentials(_ subscription: Subscription) -> String? {
+            switch subscription.credentials {
+            case .basic(let user, _)?: return "basic as \(TextSanitizer.inert(user))"
+            case .bearer?: return "bearer token"
+            case .netrc?: return "netrc"
+            case nil: return nil
+            }
+        }
+    }
+}
