@@ -48,13 +48,24 @@ final class CatalogDecoderTests: XCTestCase {
             Fixtures.entry(id: "good-2", download: "good2.pdf"),
         ]
         let catalog = try CatalogDecoder().decode(Fixtures.catalog(entries), baseURL: base)
-        XCTAssertEqual(catalog.entries.map(\.id), ["good", "good-2"])
-        XCTAssertEqual(catalog.warnings.count, 13, catalog.warnings.joined(separator: "\n"))
-        let text = catalog.warnings.joined(separator: "\n")
-        for name in ["../escape", ".hidden", "-rf", "sl/ash", "ftp", "local", "mistyped", "notitle", "size", "digest"] {
+        // IDs are data: unsafe ones load, each with a safe local key of its own.
+        XCTAssertEqual(catalog.entries.map(\.id), ["good", "../escape", ".hidden", "-rf", "sl/ash", "good-2"])
+        let keys = catalog.entries.map(\.localKey)
+        XCTAssertTrue(keys.allSatisfy(LocalKey.isValid), "\(keys)")
+        XCTAssertEqual(Set(keys).count, keys.count, "keys are distinct")
+        XCTAssertEqual(catalog.warnings.count, 9, catalog.warnings.map(\.description).joined(separator: "\n"))
+        let text = catalog.warnings.map(\.description).joined(separator: "\n")
+        for name in ["ftp", "local", "mistyped", "notitle", "size", "digest"] {
             XCTAssertTrue(text.contains("\"\(name)\""), "no warning names \(name)")
         }
         XCTAssertTrue(text.contains("used twice"))
+        // Warnings are values: kind, place and ID, not text to search.
+        XCTAssertEqual(catalog.warnings[0], CatalogWarning(.missing(field: "ID", expected: "a string of at most 1,024 bytes"), index: 1, id: nil))
+        XCTAssertEqual(catalog.warnings[1], CatalogWarning(.duplicateID, index: 6, id: "good"))
+        XCTAssertEqual(catalog.warnings[2], CatalogWarning(.unsupportedURL(field: "Download URL"), index: 7, id: "ftp"))
+        XCTAssertEqual(catalog.warnings[4], CatalogWarning(.invalid(field: "Free", expected: "a boolean"), index: 9, id: "mistyped"))
+        XCTAssertEqual(catalog.warnings[7], CatalogWarning(.invalid(field: "SHA256", expected: "64 hex digits"), index: 12, id: "digest"))
+        XCTAssertEqual(catalog.warnings[8].kind, .notAnEntry)
     }
 
     func testFileURLsOnlyForALocalCatalog() throws {
@@ -120,7 +131,7 @@ final class CatalogDecoderTests: XCTestCase {
         // Over 8,192 entries are checked on every core (a binary one is also read there): the
         // result must not depend on it.
         var entries: [Any] = (0..<10_000).map { Fixtures.entry(id: "i\($0)", download: "issues/i\($0).pdf") }
-        entries[3_000] = ["ID": "../bad", "Title": "x", "Download URL": "a.pdf"]
+        entries[3_000] = ["ID": "no-title", "Download URL": "a.pdf"]
         entries[7_000] = Fixtures.entry(id: "i5", download: "again.pdf")
         entries[9_999] = "not a dictionary"
         for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
@@ -133,9 +144,9 @@ final class CatalogDecoderTests: XCTestCase {
                 XCTAssertEqual(catalog.entries.map(\.id), (0..<9_999).filter { $0 != 3_000 && $0 != 7_000 }.map { "i\($0)" })
                 XCTAssertEqual(catalog.entries.first { $0.id == "i5" }?.downloadURL.lastPathComponent, "i5.pdf", "the first of a duplicate wins")
                 XCTAssertEqual(catalog.warnings.count, 3)
-                XCTAssertTrue(catalog.warnings[0].hasPrefix("Skipped issue 3001"), catalog.warnings[0])
-                XCTAssertTrue(catalog.warnings[1].hasPrefix("Skipped issue 7001") && catalog.warnings[1].contains("used twice"), catalog.warnings[1])
-                XCTAssertTrue(catalog.warnings[2].hasPrefix("Skipped issue 10000"), catalog.warnings[2])
+                XCTAssertTrue(catalog.warnings[0].description.hasPrefix("Skipped issue 3001"), catalog.warnings[0].description)
+                XCTAssertTrue(catalog.warnings[1].description.hasPrefix("Skipped issue 7001") && catalog.warnings[1].description.contains("used twice"), catalog.warnings[1].description)
+                XCTAssertTrue(catalog.warnings[2].description.hasPrefix("Skipped issue 10000"), catalog.warnings[2].description)
             }
         }
     }
@@ -187,8 +198,8 @@ final class CatalogDecoderTests: XCTestCase {
         let catalog = try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base)
         XCTAssertEqual(catalog.entries.map(\.id), [])
         XCTAssertEqual(catalog.warnings.count, 2, "\(catalog.warnings)")
-        XCTAssertTrue(catalog.warnings[0].contains("not a dictionary"), catalog.warnings[0])
-        XCTAssertTrue(catalog.warnings[1].contains("`Title` is missing"), catalog.warnings[1])
+        XCTAssertTrue(catalog.warnings[0].description.contains("not a dictionary"), catalog.warnings[0].description)
+        XCTAssertTrue(catalog.warnings[1].description.contains("`Title` is missing"), catalog.warnings[1].description)
     }
 
     func testBinaryKeysAreMatchedAsBytesInEitherEncodingAndTheLastOfARepeatedKeyWins() throws {
@@ -213,12 +224,26 @@ final class CatalogDecoderTests: XCTestCase {
         XCTAssertEqual(catalog.warnings, [])
     }
 
+    func testLocalKeysAreTheIDWhenSafeElseAReadableStemAndAStableHash() {
+        XCTAssertEqual(LocalKey.make(for: "2026-01"), "2026-01")
+        let uuid = LocalKey.make(for: "urn:uuid:6f1c1e8a-2a3b-4c5d-9e8f-0123456789ab")
+        XCTAssertTrue(uuid.hasPrefix("6f1c1e8a-2a3b-4c5d-9e8f-0123456789ab-"), uuid)
+        let http = LocalKey.make(for: "http://example.com/issues/7")
+        XCTAssertTrue(http.hasPrefix("7-"), http)
+        XCTAssertEqual(LocalKey.make(for: "http://example.com/issues/7"), http, "stable")
+        XCTAssertNotEqual(LocalKey.make(for: "http://example.org/issues/7"), http, "another ID, another key")
+        for id in ["../../etc/passwd", "..", "/", "a b", "\u{1B}[2J", "日本語", String(repeating: "x/", count: 600), ".hidden", "-rf"] {
+            let key = LocalKey.make(for: id)
+            XCTAssertTrue(LocalKey.isValid(key), "\(id) -> \(key)")
+        }
+    }
+
     func testIssueIDRules() {
         for good in ["a", "2026-01", "tt_2026.03", String(repeating: "x", count: 100)] {
-            XCTAssertTrue(IssueID.isValid(good), good)
+            XCTAssertTrue(LocalKey.isValid(good), good)
         }
         for bad in ["", ".", "..", "../x", "a/b", ".a", "-a", "a b", "a\u{1B}", "é", String(repeating: "x", count: 101), "a\\b"] {
-            XCTAssertFalse(IssueID.isValid(bad), bad)
+            XCTAssertFalse(LocalKey.isValid(bad), bad)
         }
     }
 }

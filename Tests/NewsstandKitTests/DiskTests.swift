@@ -12,24 +12,21 @@ final class DiskTests: XCTestCase {
         let (small, smallEntry) = harness.serveIssue("small", size: 200_000, seed: 1)
         let (_, bigEntry) = harness.serveIssue("big", size: 3_000_000, seed: 2)
         harness.serveCatalog([smallEntry, bigEntry])
-        var configuration = Store.Configuration(catalogURL: harness.server.url("/catalog.plist"), directories: Directories(
+        let store = harness.makeStore(url: harness.server.url("/catalog.plist"), directories: Directories(
             data: disk.path + "/newsstand", cache: harness.folder.path + "/cache", state: harness.folder.path + "/state"))
-        configuration.policy = harness.policy
-        configuration.notificationCenter = harness.center
-        let store = Store(configuration: configuration)
         _ = try store.refreshAndWait().get()
 
         let first = try XCTUnwrap(store.issue(withID: "small"))
-        store.download(first)
+        harness.newsstand.download(first)
         XCTAssertTrue(harness.waitUntilFinished(first).isDownloaded)
 
         let big = try XCTUnwrap(store.issue(withID: "big"))
-        store.download(big)
+        harness.newsstand.download(big)
         let failure = try XCTUnwrap(harness.waitUntilFinished(big).failure)
         XCTAssertEqual(failure.code, .diskFull)
         XCTAssertTrue(failure.message.contains("disk is full"), failure.message)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "big")), "nothing half-installed")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "small"))), small)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.filePath(for: "big", as: .pdf)), "nothing half-installed")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "small", as: .pdf))), small)
         XCTAssertTrue(store.loadCache(), "the catalog cache is unharmed")
     }
 
@@ -38,28 +35,27 @@ final class DiskTests: XCTestCase {
         let harness = try StoreHarness()
         let small = (0..<3).map { Fixtures.entry(id: "i\($0)", download: "issues/i\($0).pdf") }
         harness.serveCatalog(small, etag: "\"small\"")
-        var configuration = Store.Configuration(catalogURL: harness.server.url("/catalog.plist"), directories: Directories(
-            data: harness.folder.path + "/data", cache: disk.path + "/cache", state: harness.folder.path + "/state"))
-        configuration.notificationCenter = harness.center
-        XCTAssertEqual(try Store(configuration: configuration).refreshAndWait().get().totalIssues, 3)
+        let directories = Directories(data: harness.folder.path + "/data", cache: disk.path + "/cache", state: harness.folder.path + "/state")
+        let url = harness.server.url("/catalog.plist")
+        XCTAssertEqual(try harness.makeStore(url: url, directories: directories).refreshAndWait().get().totalIssues, 3)
 
         // About 2 MB of catalog: more than the disk holds.
         let big = (0..<6_000).map {
             Fixtures.entry(id: "issue-\($0)", title: "A title long enough to fill the disk \($0)", download: "issues/\($0).pdf")
         }
         harness.serveCatalog(big, etag: "\"big\"")
-        let store = Store(configuration: configuration)
+        let store = harness.makeStore(url: url, directories: directories)
         XCTAssertTrue(store.loadCache())
         guard case .failure(let error) = store.refreshAndWait() else { return XCTFail("a full disk must fail the refresh") }
         XCTAssertEqual(error.code, .diskFull, error.message)
         guard case .offline = store.status else { return XCTFail("status \(store.status)") }
         XCTAssertEqual(store.numberOfIssues, 3, "the old catalog is still shown")
 
-        let again = Store(configuration: configuration)
+        let again = harness.makeStore(url: url, directories: directories)
         XCTAssertTrue(again.loadCache(), "the old cache survives")
         XCTAssertEqual(again.numberOfIssues, 3)
         let left = try FileManager.default.contentsOfDirectory(atPath: disk.path + "/cache/catalogs")
-        XCTAssertEqual(left.filter { !$0.hasSuffix(".plist") && !$0.hasSuffix(".json") }, [], "no temporary file left behind")
+        XCTAssertEqual(left.filter { !$0.hasSuffix(".catalog") && !$0.hasSuffix(".json") }, [], "no temporary file left behind")
     }
 
     /// A store whose catalog has one issue, "a", and that does not retry.
@@ -81,7 +77,7 @@ final class DiskTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: store.library.folder(for: "a"), withDestinationPath: outside)
 
         let issue = try XCTUnwrap(store.issue(withID: "a"))
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertEqual(failure.code, .fileSystem)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [], "nothing written through the link")
@@ -92,10 +88,10 @@ final class DiskTests: XCTestCase {
         let victim = harness.folder.path + "/victim.txt"
         try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
         try store.library.prepareFolder(for: "a")
-        try FileManager.default.createSymbolicLink(atPath: store.library.partPath(for: "a"), withDestinationPath: victim)
+        try FileManager.default.createSymbolicLink(atPath: store.library.partPath(for: "a", as: .pdf), withDestinationPath: victim)
 
         let issue = try XCTUnwrap(store.issue(withID: "a"))
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertEqual(failure.code, .fileSystem)
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious")

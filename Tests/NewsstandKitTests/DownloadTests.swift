@@ -20,16 +20,16 @@ final class DownloadTests: XCTestCase {
         let progress = NotificationCounter(Issue.downloadDidProgressNotification, center: harness.center, object: issue)
         let finished = NotificationCounter(Issue.downloadDidFinishNotification, center: harness.center, object: issue)
 
-        XCTAssertTrue(store.download(issue))
+        XCTAssertTrue(harness.newsstand.download(issue))
         let state = harness.waitUntilFinished(issue)
-        let path = store.library.pdfPath(for: "a")
+        let path = store.library.filePath(for: "a", as: .pdf)
         XCTAssertEqual(state, .downloaded(path: path))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), data)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a")))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a") + ".json"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a", as: .pdf)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a", as: .pdf) + ".json"))
         XCTAssertGreaterThanOrEqual(progress.value, 1)
         XCTAssertEqual(finished.wait(for: 1), 1)
-        XCTAssertFalse(store.download(issue), "an installed issue is not downloaded again")
+        XCTAssertFalse(harness.newsstand.download(issue), "an installed issue is not downloaded again")
         // A new store finds it on disk.
         let again = harness.makeStore()
         XCTAssertTrue(again.loadCache())
@@ -43,13 +43,13 @@ final class DownloadTests: XCTestCase {
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         try plantPart(store, id: "a", bytes: data.prefix(400_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         let request = try XCTUnwrap(harness.server.requests(for: "/issues/a.pdf").last)
         XCTAssertEqual(request.headers["range"], "bytes=400000-")
         XCTAssertEqual(request.headers["if-range"], "\"v1\"")
         XCTAssertEqual(harness.server.bodyBytesSent(for: "/issues/a.pdf"), 600_000)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testA200AnswerToARangeRequestStartsOverAndNeverAppends() throws {
@@ -60,10 +60,10 @@ final class DownloadTests: XCTestCase {
         try plantPart(store, id: "a", bytes: data.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
         harness.server.inject(.ignoreRange, into: "/issues/a.pdf")
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").first?.headers["range"], "bytes=100000-")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testChangedFileBetweenAttemptsStartsOverThroughIfRange() throws {
@@ -74,10 +74,10 @@ final class DownloadTests: XCTestCase {
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         try plantPart(store, id: "a", bytes: old.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 1, "no restart loop")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testAMismatchedContentRangeIsRejectedAndNothingIsAppended() throws {
@@ -89,11 +89,11 @@ final class DownloadTests: XCTestCase {
         try plantPart(store, id: "a", bytes: data.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
         harness.server.inject(.wrongRange(start: 50_000), into: "/issues/a.pdf")
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertEqual(failure.code, .rangeMismatch)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
-        let part = FileManager.default.contents(atPath: store.library.partPath(for: "a"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.filePath(for: "a", as: .pdf)))
+        let part = FileManager.default.contents(atPath: store.library.partPath(for: "a", as: .pdf))
         XCTAssertTrue(part == nil || part == data.prefix(100_000), "the wrong bytes were never written")
     }
 
@@ -105,10 +105,10 @@ final class DownloadTests: XCTestCase {
         try plantPart(store, id: "a", bytes: data, url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
         XCTAssertEqual(issue.state, .partial(received: 200_000, total: 200_000))
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 1)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testA416OnAPartLongerThanTheFileStartsOverInsteadOfInstallingIt() throws {
@@ -121,12 +121,12 @@ final class DownloadTests: XCTestCase {
         stale.replaceSubrange(0..<9, with: Data("%PDF-1.4\n".utf8))
         try plantPart(store, id: "a", bytes: stale, url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         let requests = harness.server.requests(for: "/issues/a.pdf")
         XCTAssertEqual(requests.count, 2, "a 416, then the whole file")
         XCTAssertNil(requests[1].headers["range"])
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testASHA256MismatchIsRefused() throws {
@@ -137,14 +137,14 @@ final class DownloadTests: XCTestCase {
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         let failed = NotificationCounter(Issue.downloadDidFailNotification, center: harness.center, object: issue)
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertEqual(failure.code, .verificationFailed)
         XCTAssertTrue(failure.message.contains("SHA-256"))
         XCTAssertEqual(failed.wait(for: 1), 1)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a")))
-        XCTAssertNil(issue.pdfPath, "a failed download cannot be opened")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.filePath(for: "a", as: .pdf)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a", as: .pdf)))
+        XCTAssertNil(issue.installedPath, "a failed download cannot be opened")
     }
 
     func testAnHTMLPageIsRefused() throws {
@@ -154,11 +154,11 @@ final class DownloadTests: XCTestCase {
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         harness.server.inject(.htmlPage, into: "/issues/a.pdf")
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertEqual(failure.code, .verificationFailed)
         XCTAssertTrue(failure.message.contains("not a PDF"), failure.message)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.filePath(for: "a", as: .pdf)))
     }
 
     func testTheJobLimitIsRespected() throws {
@@ -166,7 +166,7 @@ final class DownloadTests: XCTestCase {
         harness.policy.maximumConcurrentDownloads = 2
         let entries = (1...5).map { harness.serveIssue("i\($0)", size: 200_000, seed: UInt8($0), throttle: 1_000_000).entry }
         let store = try loadedStore(harness, entries)
-        for issue in store.issues { store.download(issue) }
+        for issue in store.issues { harness.newsstand.download(issue) }
         XCTAssertEqual(store.issues.filter { $0.state == .queued }.count, 3)
         for issue in store.issues { XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded) }
         XCTAssertEqual(harness.server.maximumActiveTransfers, 2)
@@ -179,12 +179,12 @@ final class DownloadTests: XCTestCase {
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         harness.server.inject(.cutAfter(300_000), into: "/issues/a.pdf")
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         let requests = harness.server.requests(for: "/issues/a.pdf")
         XCTAssertEqual(requests.count, 2)
         XCTAssertEqual(requests[1].headers["range"], "bytes=300000-")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testBusyServerIsRetriedHonouringRetryAfter() throws {
@@ -199,7 +199,7 @@ final class DownloadTests: XCTestCase {
         }
         defer { harness.center.removeObserver(observer) }
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 3)
         XCTAssertEqual(delays.withLock { $0.first }, 1, "Retry-After honoured")
@@ -216,8 +216,8 @@ final class DownloadTests: XCTestCase {
         let gone = try XCTUnwrap(store.issue(withID: "gone"))
         let locked = try XCTUnwrap(store.issue(withID: "paid"))
 
-        store.download(gone)
-        store.download(locked)
+        harness.newsstand.download(gone)
+        harness.newsstand.download(locked)
         XCTAssertEqual(harness.waitUntilFinished(gone).failure?.code, .notFound)
         let failure = try XCTUnwrap(harness.waitUntilFinished(locked).failure)
         XCTAssertEqual(failure.code, .unauthorized)
@@ -237,11 +237,11 @@ final class DownloadTests: XCTestCase {
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         let locked = try XCTUnwrap(store.issue(withID: "paid"))
 
-        store.download(issue)
-        store.download(locked)
+        harness.newsstand.download(issue)
+        harness.newsstand.download(locked)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 4, "408, 500 and 502 retried, then the file")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
         let failure = try XCTUnwrap(harness.waitUntilFinished(locked).failure)
         XCTAssertEqual(failure.code, .unauthorized)
         XCTAssertTrue(failure.message.contains("not free"), "a paid issue is locked, not failed: \(failure.message)")
@@ -256,7 +256,7 @@ final class DownloadTests: XCTestCase {
         harness.server.inject(.status(503), .status(503), .status(503), .status(503), into: "/issues/a.pdf")
         let issue = try XCTUnwrap(store.issue(withID: "a"))
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 3)
         XCTAssertTrue(failure.message.contains("503"), failure.message)
@@ -272,8 +272,8 @@ final class DownloadTests: XCTestCase {
         let store = try loadedStore(harness, [entry])
         let issue = try XCTUnwrap(store.issue(withID: "a"))
 
-        store.download(issue)
-        XCTAssertEqual(harness.waitUntilFinished(issue), .downloaded(path: store.library.pdfPath(for: "a")))
+        harness.newsstand.download(issue)
+        XCTAssertEqual(harness.waitUntilFinished(issue), .downloaded(path: store.library.filePath(for: "a", as: .pdf)))
         XCTAssertTrue(harness.server.requests(for: "/issues/a.pdf").count == 1)
         let names = try FileManager.default.contentsOfDirectory(atPath: store.library.folder(for: "a"))
         XCTAssertEqual(names.filter { !$0.hasSuffix(".lock") }, ["a.pdf"])
@@ -297,9 +297,9 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(issues.count, 8)
         let baseline = ResidentMemory.resetPeak()
 
-        issues.forEach { store.download($0) }
+        issues.forEach { harness.newsstand.download($0) }
         harness.wait(for: issues[7]) { if case .downloading(let progress) = $0 { progress.received > 1 << 20 } else { false } }
-        store.cancelDownload(issues[7])
+        harness.newsstand.cancelDownload(issues[7])
         for _ in 0..<3 {
             XCTAssertNoThrow(try store.refreshAndWait().get())
         }
@@ -325,11 +325,11 @@ final class DownloadTests: XCTestCase {
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         harness.server.inject(.stallAfter(100_000), into: "/issues/a.pdf")
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertEqual(failure.code, .timedOut)
         XCTAssertTrue(failure.isRetryable)
-        XCTAssertEqual(FileOps.regularFileSize(store.library.partPath(for: "a")), 100_000)
+        XCTAssertEqual(FileOps.regularFileSize(store.library.partPath(for: "a", as: .pdf)), 100_000)
     }
 
     func testALongerBodyThanTheCatalogSaysIsAbortedAndRemoved() throws {
@@ -340,11 +340,11 @@ final class DownloadTests: XCTestCase {
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         harness.server.inject(.extraBytes(50_000), into: "/issues/a.pdf")
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertEqual(failure.code, .tooLarge)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a")))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a", as: .pdf)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.filePath(for: "a", as: .pdf)))
     }
 
     func testNoContentLengthStillVerifies() throws {
@@ -353,9 +353,9 @@ final class DownloadTests: XCTestCase {
         let store = try loadedStore(harness, [entry])
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         harness.server.inject(.noContentLength, into: "/issues/a.pdf")
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testCancelKeepsThePartForALaterResume() throws {
@@ -364,23 +364,23 @@ final class DownloadTests: XCTestCase {
         let store = try loadedStore(harness, [entry])
         let issue = try XCTUnwrap(store.issue(withID: "a"))
 
-        store.download(issue)
+        harness.newsstand.download(issue)
         harness.wait(for: issue) { state in
             if case .downloading(let progress) = state { return progress.received > 100_000 }
             return false
         }
-        XCTAssertFalse(store.download(issue), "one writer per file")
-        store.cancelDownload(issue)
+        XCTAssertFalse(harness.newsstand.download(issue), "one writer per file")
+        harness.newsstand.cancelDownload(issue)
         let stopped = harness.wait(for: issue) { if case .partial = $0 { return true } else { return false } }
         guard case .partial(let received, let total) = stopped else { return XCTFail("state \(stopped)") }
         XCTAssertGreaterThan(received, 0)
         XCTAssertEqual(total, 2_000_000)
 
         harness.server.serve("/issues/a.pdf", .init(body: data, etag: "\"v1\""))
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").last?.headers["range"], "bytes=\(received)-")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testDeleteRemovesTheIssueAndItsPart() throws {
@@ -388,11 +388,11 @@ final class DownloadTests: XCTestCase {
         let (_, entry) = harness.serveIssue("a", size: 50_000)
         let store = try loadedStore(harness, [entry])
         let issue = try XCTUnwrap(store.issue(withID: "a"))
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        try store.delete(issue)
+        try harness.newsstand.delete(issue)
         XCTAssertEqual(issue.state, .remote)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.filePath(for: "a", as: .pdf)))
     }
 
     func testRedirectsToOtherSchemesAreRefused() throws {
@@ -402,7 +402,7 @@ final class DownloadTests: XCTestCase {
         let store = try loadedStore(harness, [entry])
         harness.server.redirect("/issues/a.pdf", to: "file:///etc/passwd")
         let issue = try XCTUnwrap(store.issue(withID: "a"))
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertEqual(harness.waitUntilFinished(issue).failure?.code, .unsupportedURL)
     }
 
@@ -412,7 +412,7 @@ final class DownloadTests: XCTestCase {
         let store = try loadedStore(harness, [entry])
         harness.server.redirect("/issues/a.pdf", to: "/issues/a.pdf")
         let issue = try XCTUnwrap(store.issue(withID: "a"))
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertTrue(failure.message.contains("redirected too many times"), failure.message)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 6, "the first request and five redirects")
@@ -420,8 +420,8 @@ final class DownloadTests: XCTestCase {
 
     private func plantPart(_ store: Store, id: String, bytes: Data, url: URL, validator: String) throws {
         try store.library.prepareFolder(for: id)
-        try bytes.write(to: URL(fileURLWithPath: store.library.partPath(for: id)))
-        store.library.writePartInfo(PartInfo(url: url.absoluteString, validator: validator), id: id)
+        try bytes.write(to: URL(fileURLWithPath: store.library.partPath(for: id, as: .pdf)))
+        store.library.writePartInfo(PartInfo(url: url.absoluteString, validator: validator), key: id, type: .pdf)
         store.issue(withID: id)?.resetStateFromDisk()
     }
 }

@@ -23,15 +23,29 @@ final class StoreHarness {
 
     var directories: Directories { Directories.fromEnvironment(folder.environment) }
 
+    /// The newsstand of the last store made: the one that downloads its issues.
+    private(set) var newsstand: Newsstand!
+
     func makeStore(catalog path: String = "/catalog.plist") -> Store {
         makeStore(url: server.url(path))
     }
 
-    func makeStore(url: URL) -> Store {
-        var configuration = Store.Configuration(catalogURL: url, directories: directories)
+    /// A newsstand with one subscription, `test`, of `url`; returns its store.
+    func makeStore(url: URL, directories: Directories? = nil, configure: (inout Subscription) -> Void = { _ in }) -> Store {
+        var subscription = Subscription(name: "test", url: url)
+        configure(&subscription)
+        return makeNewsstand([subscription], directories: directories).stores[0]
+    }
+
+    /// A newsstand of `subscriptions` in the harness's folder (or `directories`), with its policy
+    /// and notification center.
+    func makeNewsstand(_ subscriptions: [Subscription], directories: Directories? = nil, maxStorage: Int64? = nil) -> Newsstand {
+        var configuration = Newsstand.Configuration(directories: directories ?? self.directories)
         configuration.policy = policy
         configuration.notificationCenter = center
-        return Store(configuration: configuration)
+        configuration.maxStorage = maxStorage
+        newsstand = try! Newsstand(configuration: configuration, subscriptions: subscriptions)
+        return newsstand
     }
 
     /// Serves a catalog of `entries` at /catalog.plist.

@@ -38,7 +38,7 @@ final class StoreCatalogTests: XCTestCase {
             try FileManager.default.createDirectory(atPath: library.folder(for: id), withIntermediateDirectories: true)
             try Data("old \(id)".utf8).write(to: URL(fileURLWithPath: library.folder(for: id) + "/cover"))
         }
-        try Data("%PDF".utf8).write(to: URL(fileURLWithPath: library.pdfPath(for: "kept")))
+        try Data("%PDF".utf8).write(to: URL(fileURLWithPath: library.filePath(for: "kept", as: .pdf)))
 
         func fetch(_ id: String) throws -> String {
             let done = DispatchSemaphore(value: 0)
@@ -60,7 +60,7 @@ final class StoreCatalogTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: library.folder(for: id) + "/cover"))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: library.folder(for: "old")), "the emptied folder is gone")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: library.pdfPath(for: "kept")), "a downloaded issue stays")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library.filePath(for: "kept", as: .pdf)), "a downloaded issue stays")
         XCTAssertEqual(harness.server.requests.filter { $0.path.hasPrefix("/covers/") }.map(\.path), ["/covers/new.png"])
     }
 
@@ -127,10 +127,12 @@ final class StoreCatalogTests: XCTestCase {
                               ["ID": "nodl", "Title": "No download"]])
         let store = harness.makeStore()
         _ = try store.refreshAndWait().get()
-        XCTAssertEqual(store.issues.map(\.id), ["ok"])
-        XCTAssertEqual(store.warnings.count, 2)
-        XCTAssertTrue(store.warnings[0].contains("\"../../etc\""))
-        XCTAssertTrue(store.warnings[1].contains("`Download URL`"))
+        // An unsafe publisher ID is data: it loads, under a safe local key.
+        XCTAssertEqual(store.issues.map(\.id), ["ok", "../../etc"])
+        let key = try XCTUnwrap(store.issue(withID: "../../etc")?.localKey)
+        XCTAssertTrue(LocalKey.isValid(key) && key.hasPrefix("etc-"), key)
+        XCTAssertTrue(store.library.folder(for: key).hasPrefix(store.library.root + "/"))
+        XCTAssertEqual(store.warnings, [CatalogWarning(.missing(field: "Download URL", expected: "a string"), index: 2, id: "nodl")])
     }
 
     func testAMalformedCatalogKeepsTheLastGoodCacheAsStale() throws {
@@ -170,9 +172,8 @@ final class StoreCatalogTests: XCTestCase {
         let folder = TemporaryDirectory()
         let path = folder.path + "/catalog.plist"
         try Fixtures.catalog([Fixtures.entry(id: "x", download: "issues/x.pdf")]).write(to: URL(fileURLWithPath: path))
-        var configuration = Store.Configuration(catalogURL: URL(fileURLWithPath: path), directories: .fromEnvironment(folder.environment))
-        configuration.notificationCenter = NotificationCenter()
-        let store = Store(configuration: configuration)
+        let store = Store(configuration: Store.Configuration(
+            subscription: Subscription(name: "local", url: URL(fileURLWithPath: path)), directories: .fromEnvironment(folder.environment)))
         _ = try store.refreshAndWait().get()
         XCTAssertEqual(store.issue(withID: "x")?.entry.downloadURL, URL(fileURLWithPath: folder.path + "/issues/x.pdf"))
         guard case .ready(.file, _) = store.status else { return XCTFail("status \(store.status)") }

@@ -10,11 +10,7 @@ final class TLSTests: XCTestCase {
     private static let authority = HTTPSServer.authority
 
     private func makeStore(_ harness: StoreHarness, catalog: URL, trusting authority: String?) -> Store {
-        var configuration = Store.Configuration(catalogURL: catalog, directories: harness.directories)
-        configuration.policy = harness.policy
-        configuration.notificationCenter = harness.center
-        configuration.engine = TransferEngine(certificateAuthorities: authority)
-        return Store(configuration: configuration)
+        harness.makeStore(url: catalog) { $0.certificateAuthorities = authority }
     }
 
     /// Writes a catalog of one issue, "a", whose download URL is `download`, into the served folder.
@@ -36,9 +32,9 @@ final class TLSTests: XCTestCase {
         XCTAssertEqual(try store.refreshAndWait().get().totalIssues, 1)
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         XCTAssertEqual(issue.entry.downloadURL.scheme, "https")
-        store.download(issue)
+        harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.pdfPath(for: "a"))), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testAnUntrustedCertificateIsRefusedAndNothingIsCached() throws {
@@ -80,11 +76,11 @@ final class TLSTests: XCTestCase {
         let store = makeStore(harness, catalog: server.url("/catalog.plist"), trusting: Self.authority)
         _ = try store.refreshAndWait().get()
         let issue = try XCTUnwrap(store.issue(withID: "a"))
-        store.download(issue)
+        harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
         XCTAssertEqual(failure.code, .unsupportedURL, failure.message)
         XCTAssertTrue(failure.message.contains("https may not be redirected to http"), failure.message)
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 0, "the plain server was never asked")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.pdfPath(for: "a")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.filePath(for: "a", as: .pdf)))
     }
 }

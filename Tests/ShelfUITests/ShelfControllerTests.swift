@@ -73,23 +73,24 @@ final class ScriptedTerminal: Terminal {
 }
 
 final class ShelfControllerTests: XCTestCase {
-    private func makeStore(count: Int) throws -> (Store, String) {
+    private func makeStore(count: Int) throws -> (Newsstand, Store, String) {
         try makeStore(entries: (1...count).map { number in
             ["ID": String(format: "n%02d", number), "Title": String(format: "Number %02d", number), "Download URL": "x.pdf",
              "Free": true, "Release date": Date(timeIntervalSince1970: 1_700_000_000 + Double(number) * 86_400)]
         })
     }
 
-    private func makeStore(entries: [[String: Any]]) throws -> (Store, String) {
+    private func makeStore(entries: [[String: Any]]) throws -> (Newsstand, Store, String) {
         let folder = NSTemporaryDirectory() + "newsstand-shelf-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let data = try PropertyListSerialization.data(fromPropertyList: ["Title": "Mag", "Issues": entries], format: .xml, options: 0)
         try data.write(to: URL(fileURLWithPath: folder + "/catalog.plist"))
-        var configuration = Store.Configuration(
-            catalogURL: URL(fileURLWithPath: folder + "/catalog.plist"),
+        var configuration = Newsstand.Configuration(
             directories: Directories(data: folder + "/data", cache: folder + "/cache", state: folder + "/state"))
         configuration.notificationCenter = NotificationCenter()
-        return (Store(configuration: configuration), folder)
+        let newsstand = try Newsstand(
+            configuration: configuration, subscriptions: [Subscription(name: "mag", url: URL(fileURLWithPath: folder + "/catalog.plist"))])
+        return (newsstand, newsstand.stores[0], folder)
     }
 
     private func selectedTitle(_ terminal: ScriptedTerminal) -> String? {
@@ -104,13 +105,13 @@ final class ShelfControllerTests: XCTestCase {
     }
 
     func testMouseClickSelectsWheelScrollsAndKeysPage() throws {
-        let (store, folder) = try makeStore(count: 12)
+        let (newsstand, store, folder) = try makeStore(count: 12)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // 60×20: three cards a row, one row visible; newest first (Number 12, 11, 10 …).
         let terminal = ScriptedTerminal(width: 60, height: 20, steps: [
             .init(waitFor: "Number 12", event: .mouse(.click, x: 25, y: 5)),
         ])
-        _ = ShelfController(store: store, terminal: terminal).run()
+        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
         XCTAssertEqual(selectedTitle(terminal), "Number 11")
 
         let scroll = ScriptedTerminal(width: 60, height: 20, steps: [
@@ -118,13 +119,13 @@ final class ShelfControllerTests: XCTestCase {
             .init(waitFor: "Number 09", event: .key(.pageDown)),
             .init(waitFor: "Number 06", event: .key(.end)),
         ])
-        _ = ShelfController(store: store, terminal: scroll).run()
+        _ = ShelfController(newsstand: newsstand, store: store, terminal: scroll).run()
         XCTAssertEqual(selectedTitle(scroll), "Number 01")
         XCTAssertTrue(scroll.screen.contains("Number 03"), "the last row is scrolled into view")
     }
 
     func testFilterAsYouTypeAndEscapeClears() throws {
-        let (store, folder) = try makeStore(count: 12)
+        let (newsstand, store, folder) = try makeStore(count: 12)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let terminal = ScriptedTerminal(width: 80, height: 20, steps: [
             .init(waitFor: "12 of 12", event: .key(.character("/"))),
@@ -132,7 +133,7 @@ final class ShelfControllerTests: XCTestCase {
             .init(waitFor: "10 of 12", event: .key(.character("7"))),
             .init(waitFor: "1 of 12", event: .key(.enter)),
         ])
-        _ = ShelfController(store: store, terminal: terminal).run()
+        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
         XCTAssertTrue(terminal.screen.contains("filter: 07"), terminal.screen)
         XCTAssertEqual(selectedTitle(terminal), "Number 07")
 
@@ -141,12 +142,12 @@ final class ShelfControllerTests: XCTestCase {
             .init(waitFor: "Esc clear", event: .key(.character("1"))),
             .init(waitFor: "4 of 12", event: .key(.escape)),
         ])
-        _ = ShelfController(store: store, terminal: cleared).run()
+        _ = ShelfController(newsstand: newsstand, store: store, terminal: cleared).run()
         XCTAssertTrue(cleared.screen.contains("12 of 12"), cleared.screen)
     }
 
     func testDoubleClickDownloadsAndAResizeRelaysOut() throws {
-        let (store, folder) = try makeStore(count: 3)
+        let (newsstand, store, folder) = try makeStore(count: 3)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("%PDF-1.4\nhello".utf8).write(to: URL(fileURLWithPath: folder + "/x.pdf"))
         let terminal = ScriptedTerminal(width: 60, height: 20, steps: [
@@ -154,8 +155,8 @@ final class ShelfControllerTests: XCTestCase {
             .init(waitFor: "READ", event: .resize(width: 100, height: 30)),
             .init(waitFor: "Details", event: .key(.character("s"))),
         ])
-        _ = ShelfController(store: store, terminal: terminal).run()
-        XCTAssertEqual(store.issue(withID: "n03")?.pdfPath, store.library.pdfPath(for: "n03"))
+        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
+        XCTAssertEqual(store.issue(withID: "n03")?.installedPath, store.library.filePath(for: "n03", as: .pdf))
         XCTAssertTrue(terminal.screen.contains("sort: title"), terminal.screen)
         XCTAssertEqual(terminal.frames.last?.width, 100)
     }
@@ -163,7 +164,7 @@ final class ShelfControllerTests: XCTestCase {
     func testDateOrderIsNewestFirstWithTitlesBreakingTiesAndUndatedLast() throws {
         func day(_ number: Double) -> Date { Date(timeIntervalSince1970: 1_700_000_000 + number * 86_400) }
         // Neither oldest nor newest first, with a tie and an issue without a date.
-        let (store, folder) = try makeStore(entries: [
+        let (newsstand, store, folder) = try makeStore(entries: [
             ["ID": "a", "Title": "Third day", "Download URL": "x.pdf", "Release date": day(3)],
             ["ID": "b", "Title": "First day", "Download URL": "x.pdf", "Release date": day(1)],
             ["ID": "c", "Title": "Bee", "Download URL": "x.pdf", "Release date": day(2)],
@@ -172,7 +173,7 @@ final class ShelfControllerTests: XCTestCase {
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let terminal = ScriptedTerminal(width: 100, height: 40, steps: [.init(waitFor: "Undated", event: .key(.character("?")))])
-        _ = ShelfController(store: store, terminal: terminal).run()
+        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
         let screen = try XCTUnwrap(terminal.frames.first { $0.lines().joined().contains("Undated") }).lines().joined(separator: "\n")
         let positions = ["Third day", "Ant", "Bee", "First day", "Undated"].map { screen.range(of: $0)?.lowerBound }
         XCTAssertFalse(positions.contains(nil), screen)
@@ -193,11 +194,11 @@ final class ShelfControllerTests: XCTestCase {
                                           size: data.count, sha256: Fixtures.sha256(data)))
         }
         server.serve("/catalog.plist", .init(body: Fixtures.catalog(entries), contentType: "application/xml", etag: "\"c\""))
-        var configuration = Store.Configuration(catalogURL: server.url("/catalog.plist"),
-                                                directories: Directories.fromEnvironment(folder.environment))
+        var configuration = Newsstand.Configuration(directories: Directories.fromEnvironment(folder.environment))
         configuration.notificationCenter = NotificationCenter()
         configuration.policy.maximumConcurrentDownloads = 4
-        let store = Store(configuration: configuration)
+        let newsstand = try Newsstand(configuration: configuration, subscriptions: [Subscription(name: "mag", url: server.url("/catalog.plist"))])
+        let store = newsstand.stores[0]
 
         // Newest first: Number 4, 3, 2, 1 in one row. Download all four, cancel Number 1.
         let d = InputEvent.key(.character("d")), right = InputEvent.key(.character("l"))
@@ -207,10 +208,10 @@ final class ShelfControllerTests: XCTestCase {
             .init(until: { $0.contains("%") }, event: .key(.character("x"))),
             .init(until: { $0.components(separatedBy: "READ").count - 1 == 3 }, event: .key(.character("q"))),
         ])
-        _ = ShelfController(store: store, terminal: terminal).run()
+        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
 
         for id in ["n2", "n3", "n4"] {
-            XCTAssertEqual(store.issue(withID: id)?.pdfPath, store.library.pdfPath(for: id), id)
+            XCTAssertEqual(store.issue(withID: id)?.installedPath, store.library.filePath(for: id, as: .pdf), id)
         }
         guard case .partial? = store.issue(withID: "n1")?.state else {
             return XCTFail("the cancelled issue keeps its part: \(String(describing: store.issue(withID: "n1")?.state))")

@@ -68,6 +68,17 @@ struct PropertyListError: Error, Sendable, Equatable {
     init(_ reason: String) { kind = .malformed(reason) }
 
     static func tooDeep(_ limit: Int) -> PropertyListError { PropertyListError(kind: .tooDeep(limit: limit)) }
+
+    /// Why, for a person.
+    var reason: String {
+        switch kind {
+        case .entityDeclaration: return "it declares XML entities, which are not allowed"
+        case .tooDeep(let limit): return "it nests deeper than \(limit) levels"
+        case .notACatalog: return "the root must be an array of issues or a dictionary with `Issues`"
+        case .missingIssues: return "the root dictionary has no `Issues` array"
+        case .malformed(let reason): return reason
+        }
+    }
 }
 
 /// Dates as property lists write them: `2024-05-01T00:00:00Z`, in UTC.
