@@ -26,8 +26,8 @@ final class StoreHarness {
     /// The newsstand of the last store made: the one that downloads its issues.
     private(set) var newsstand: Newsstand!
 
-    func makeStore(catalog path: String = "/catalog.plist") -> Store {
-        makeStore(url: server.url(path))
+    func makeStore(catalog path: String = "/catalog.plist", configure: (inout Subscription) -> Void = { _ in }) -> Store {
+        makeStore(url: server.url(path), configure: configure)
     }
 
     /// A newsstand with one subscription, `test`, of `url`; returns its store.

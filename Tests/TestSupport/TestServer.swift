@@ -53,7 +53,10 @@ public final class TestServer: Sendable {
     /// A request as the server saw it.
     public struct Request: Sendable {
         public var method: String
+        /// The path, without the query.
         public var path: String
+        /// The path and the query, as asked for.
+        public var target: String
         /// Header names in lower case.
         public var headers: [String: String]
     }
@@ -62,6 +65,8 @@ public final class TestServer: Sendable {
         var resources: [String: Resource] = [:]
         var faults: [String: [Fault]] = [:]
         var redirects: [String: String] = [:]
+        /// The Authorization header every request must carry, when set.
+        var requiredAuthorization: String?
         var requests: [Request] = []
         var bodyBytesSent: [String: Int] = [:]
         var activeTransfers = 0
@@ -131,6 +136,16 @@ public final class TestServer: Sendable {
     }
 
     /// Answers `path` with a 302 to `location`.
+    /// Answers 401 to every request without exactly this Authorization header (nil: none needed).
+    public func requireAuthorization(_ value: String?) {
+        state.withLock { $0.requiredAuthorization = value }
+    }
+
+    /// The Basic Authorization header for a user and password.
+    public static func basic(_ user: String, _ password: String) -> String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+
     public func redirect(_ path: String, to location: String) {
         state.withLock { $0.redirects[path] = location }
     }
@@ -217,21 +232,28 @@ public final class TestServer: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+        let target = String(requestLine[1])
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+        return Request(method: String(requestLine[0]), path: path, target: target, headers: headers)
     }
 
     private func handle(_ connection: Int32) {
         guard let request = readRequest(connection) else { return }
-        let (resource, fault, redirect) = state.withLock { state -> (Resource?, Fault?, String?) in
+        let (resource, fault, redirect, authorization) = state.withLock { state -> (Resource?, Fault?, String?, String?) in
             state.requests.append(request)
             var fault: Fault?
             if var queue = state.faults[request.path], !queue.isEmpty {
                 fault = queue.removeFirst()
                 state.faults[request.path] = queue
             }
-            return (state.resources[request.path], fault, state.redirects[request.path])
+            return (state.resources[request.path], fault, state.redirects[request.path], state.requiredAuthorization)
         }
         signalChange()
+
+        if let authorization, request.headers["authorization"] != authorization {
+            send(connection, head: "HTTP/1.1 401 Unauthorized", headers: ["WWW-Authenticate: Basic realm=\"test\"", "Content-Length: 0"])
+            return
+        }
 
         if let redirect {
             send(connection, head: "HTTP/1.1 302 Found", headers: ["Location: \(redirect)", "Content-Length: 0"])
@@ -266,7 +288,7 @@ public final class TestServer: Sendable {
             notModified = false
         }
         if notModified {
-            send(connection, head: "HTTP/1.1 304 Not Modified", headers: validators)
+            send(connection, head: "HTTP/1.1 304 Not Modified", headers: validators + resource.extraHeaders)
             return
         }
 

@@ -24,7 +24,8 @@ public final class Issue: Sendable {
     public let localKey: String
     /// The subscription it belongs to.
     public let subscription: String
-    let library: Library
+    /// The library of its subscription.
+    public let library: Library
     private let center: NotificationCenter
 
     private struct Guarded {

@@ -55,7 +55,9 @@ public final class Newsstand: Sendable {
         self.stores = stores
         let readingState = readingState
         queue = DownloadQueue(engine: configuration.engine, policy: configuration.policy) { issue in
-            try? readingState?.markDownloaded(subscription: issue.subscription, key: issue.localKey)
+            guard let readingState else { return }
+            try? readingState.markDownloaded(subscription: issue.subscription, key: issue.localKey)
+            issue.setReading(readingState.record(subscription: issue.subscription, key: issue.localKey))
         }
     }
 
@@ -153,7 +155,7 @@ public final class Newsstand: Sendable {
 
     private func reloadReading(_ issue: Issue) {
         guard let readingState else { return }
-        issue.setReading(readingState.records(subscription: issue.subscription)[issue.localKey])
+        issue.setReading(readingState.record(subscription: issue.subscription, key: issue.localKey))
     }
 
     // MARK: Refreshing

@@ -97,6 +97,11 @@ public final class ReadingState: Sendable {
         (try? pool.read { db in try Self.fetch(db, "WHERE subscription = ?", [subscription]) })?[subscription] ?? [:]
     }
 
+    /// One issue's record.
+    public func record(subscription: String, key: String) -> Record? {
+        (try? pool.read { db in try Self.fetch(db, "WHERE subscription = ? AND key = ?", [subscription, key]) })?[subscription]?[key]
+    }
+
     /// Every record, by subscription and key.
     public func allRecords() -> [String: [String: Record]] {
         (try? pool.read { db in try Self.fetch(db, "", []) }) ?? [:]

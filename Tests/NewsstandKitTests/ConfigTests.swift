@@ -1,0 +1,135 @@
+import Foundation
+import NewsstandKit
+import TestSupport
+import XCTest
+
+/// The configuration file: read with its mistakes named, edited without losing a comment.
+final class ConfigTests: XCTestCase {
+    static let example = """
+        # My magazines.
+        max_storage = "20 GiB"   # the whole library
+        jobs = 4
+
+        # The weekly: its newest two, kept small.
+        [subscriptions.weekly]
+        url = "https://weekly.example/catalog.plist"
+        title = "The Weekly"
+        auto_download = "2"
+        keep = 10
+        keep_size = "2 GiB"
+        user = "ann"
+        password_command = "pass show newsstand/weekly"
+        headers = { "User-Agent" = "Weekly/3.1", "X-Api-Key" = "k-123" }
+        query = { app_version = "3.1" }
+        ca_file = "/etc/ssl/weekly.pem"
+        jobs = 2
+        limit_rate = "500 KiB"
+
+        [subscriptions.club]
+        url = "http://club.example/issues.plist"   # the club newsletter
+        auto_download = "all-free"
+        token_env = "CLUB_TOKEN"
+
+        """
+
+    func testAFullExampleReads() throws {
+        let config = try NewsstandConfig.parse(Self.example, path: "config.toml")
+        XCTAssertEqual(config.maxStorage, 20 << 30)
+        XCTAssertEqual(config.jobs, 4)
+        XCTAssertEqual(config.subscriptions.map(\.name), ["weekly", "club"], "the file's order")
+        let weekly = try XCTUnwrap(config.subscription(named: "weekly"))
+        XCTAssertEqual(weekly.url, URL(string: "https://weekly.example/catalog.plist"))
+        XCTAssertEqual(weekly.title, "The Weekly")
+        XCTAssertEqual(weekly.autoDownload, .latest(2))
+        XCTAssertEqual(weekly.keepIssues, 10)
+        XCTAssertEqual(weekly.keepBytes, 2 << 30)
+        XCTAssertEqual(weekly.credentials, .basic(user: "ann", password: .command("pass show newsstand/weekly")))
+        XCTAssertEqual(Set(weekly.headers), ["User-Agent: Weekly/3.1", "X-Api-Key: k-123"])
+        XCTAssertEqual(weekly.query.map(\.name), ["app_version"])
+        XCTAssertEqual(weekly.certificateAuthorities, "/etc/ssl/weekly.pem")
+        XCTAssertEqual(weekly.jobs, 2)
+        XCTAssertEqual(weekly.limitRate, 500 << 10)
+        let club = try XCTUnwrap(config.subscription(named: "club"))
+        XCTAssertEqual(club.autoDownload, .allFree)
+        XCTAssertEqual(club.credentials, .bearer(.environment("CLUB_TOKEN")))
+    }
+
+    func testEachMistakeIsNamedWithTheFileTheLineAndTheKey() {
+        let cases: [(String, String)] = [
+            ("[subscriptions.a]\nurl = \"http://a.example/c\"\nauto_download = \"sometimes\"\n", "config.toml:3: subscriptions.a.auto_download"),
+            ("[subscriptions.a]\nurl = \"http://a.example/c\"\n\n  keeep = 3\n", "config.toml:4: subscriptions.a.keeep: unknown setting"),
+            ("[subscriptions.a]\nurl = \"ftp://a.example/c\"\n", "config.toml:2: subscriptions.a.url"),
+            ("[subscriptions.a]\ntitle = \"no url\"\n", "config.toml:1: subscriptions.a.url"),
+            ("max_storage = \"lots\"\n", "config.toml:1: max_storage"),
+            ("colour = 1\n", "config.toml:1: colour: unknown setting"),
+            ("[subscriptions.a]\nurl = \"http://a.example/c\"\nheaders = { \"X-Key\" = \"a\\r\\nX-Evil: 1\" }\n", "config.toml:3: subscriptions.a.headers"),
+            ("[subscriptions.a]\nurl = \"http://a.example/c\"\nuser = \"ann\"\n", "config.toml:3: subscriptions.a.user: a user needs password_command"),
+            ("[subscriptions.\"Bad Name\"]\nurl = \"http://a.example/c\"\n", "config.toml:1: subscriptions.Bad Name"),
+            ("[subscriptions.a]\nurl = = \"x\"\n", "config.toml:2:"),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try NewsstandConfig.parse(text, path: "config.toml"), text) { error in
+                let error = error as? NewsstandError
+                XCTAssertEqual(error?.code, .configuration)
+                XCTAssertTrue(error?.message.hasPrefix(expected) ?? false, "\(text)\n→ \(error?.message ?? "")")
+            }
+        }
+    }
+
+    func testAddingAndRemovingKeepsEveryOtherLineAsItWas() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/newsstand/config.toml"
+        try FileManager.default.createDirectory(atPath: folder.path + "/newsstand", withIntermediateDirectories: true)
+        try Data(Self.example.utf8).write(to: URL(fileURLWithPath: path))
+        let editor = ConfigEditor(path: path)
+        var added = Subscription(name: "library", url: URL(string: "https://books.example/opds")!)
+        added.autoDownload = .latest(1)
+        added.keepBytes = 1 << 30
+        added.headers = ["Referer: https://books.example/"]
+        try editor.add(added)
+        let afterAdd = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(afterAdd.hasPrefix(Self.example), "the user's text is untouched")
+        XCTAssertEqual(try NewsstandConfig.load(path: path)?.subscription(named: "library"), added, "reads back as written")
+        XCTAssertThrowsError(try editor.add(added), "a name is used once")
+
+        try editor.remove(name: "weekly")
+        let afterRemove = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertFalse(afterRemove.contains("weekly"))
+        XCTAssertFalse(afterRemove.contains("# The weekly"), "its own comment went with it")
+        XCTAssertTrue(afterRemove.contains("# My magazines.\nmax_storage = \"20 GiB\"   # the whole library"))
+        XCTAssertTrue(afterRemove.contains("url = \"http://club.example/issues.plist\"   # the club newsletter"))
+        XCTAssertEqual(try NewsstandConfig.load(path: path)?.subscriptions.map(\.name), ["club", "library"])
+        XCTAssertThrowsError(try editor.remove(name: "weekly")) { error in
+            XCTAssertEqual((error as? NewsstandError)?.code, .unknownSubscription)
+        }
+    }
+
+    func testAFileOthersCanReadThatHoldsHeadersIsWarnedAbout() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/config.toml"
+        try Data(Self.example.utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o644)
+        XCTAssertEqual(try NewsstandConfig.load(path: path)?.warnings.count, 1)
+        XCTAssertTrue(try NewsstandConfig.load(path: path)?.warnings.first?.contains("chmod 600") ?? false)
+        chmod(path, 0o600)
+        XCTAssertEqual(try NewsstandConfig.load(path: path)?.warnings, [])
+        // A new file written by the editor is the user's alone.
+        let fresh = folder.path + "/new/config.toml"
+        try ConfigEditor(path: fresh).add(Subscription(name: "a", url: URL(string: "http://a.example/c")!))
+        var info = stat()
+        XCTAssertEqual(stat(fresh, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    }
+
+    func testNamesAndSizes() {
+        XCTAssertEqual(Subscription.suggestedName(for: URL(string: "https://weekly.example.com/feeds/catalog.plist")!), "feeds")
+        XCTAssertEqual(Subscription.suggestedName(for: URL(string: "https://www.example.com/opds")!), "example")
+        XCTAssertEqual(Subscription.suggestedName(for: URL(string: "https://x.example/Terminal Times.plist")!), "terminal-times")
+        XCTAssertTrue(Subscription.isValidName("club_2"))
+        XCTAssertFalse(Subscription.isValidName("../x"))
+        XCTAssertFalse(Subscription.isValidName("-x"))
+        XCTAssertEqual(ByteSize.parse("2 GiB"), 2 << 30)
+        XCTAssertEqual(ByteSize.parse("500k"), 500_000)
+        XCTAssertNil(ByteSize.parse("many"))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+/// Each of these failed before its fix.
+final class MendTests: XCTestCase {
+    /// A cancel that arrives after the job is recorded and before its transfer's ID is used to be lost.
+    func testACancelBeforeTheTransferIsRecordedStillStopsIt() throws {
+        let harness = try StoreHarness()
+        let (_, entry) = harness.serveIssue("a", size: 3_000_000, throttle: 1_000_000)
+        harness.serveCatalog([entry])
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let newsstand = harness.newsstand!
+        DownloadQueue.transferWillStart.withLock { $0 = { started in newsstand.cancelDownload(started) } }
+        defer { DownloadQueue.transferWillStart.withLock { $0 = nil } }
+        newsstand.download(issue)
+        let state = harness.wait(for: issue) { !$0.isActive }
+        XCTAssertFalse(state.isDownloaded, "the cancel was honoured: \(state)")
+        XCTAssertTrue(newsstand.activeIssues.isEmpty)
+        XCTAssertLessThan(harness.server.bodyBytesSent(for: "/issues/a.pdf"), 3_000_000, "the transfer did not run to its end")
+    }
+
+    /// libcurl's answers to its options used to be ignored: a refused option silently dropped a rule.
+    func testAnOptionLibcurlRefusesFailsTheTransferWithAClearError() throws {
+        let harness = try StoreHarness()
+        harness.server.serve("/x", .init(body: Data("x".utf8)))
+        let folder = TemporaryDirectory()
+        var request = TransferRequest(url: harness.server.url("/x"), destination: folder.path + "/x")
+        request.maximumBytesPerSecond = -1  // libcurl answers CURLE_BAD_FUNCTION_ARGUMENT
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<TransferResult?>(nil)
+        TransferEngine(threadCount: 1).start(request, handlers: TransferHandlers { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        })
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        let failure = try XCTUnwrap(outcome.withLock { $0 }?.failure)
+        XCTAssertEqual(failure.code, .libcurl)
+        XCTAssertTrue(failure.message.contains("CURLOPT_MAX_RECV_SPEED_LARGE"), failure.message)
+        XCTAssertTrue(harness.server.requests.isEmpty, "nothing was asked for")
+    }
+
+    /// `.part.json` used to be written and synced on the transfer's thread, stalling every
+    /// transfer there. With its writer blocked, a download must still reach its end.
+    func testPartInfoIsWrittenOffTheTransferThread() throws {
+        let harness = try StoreHarness()
+        let (data, entry) = harness.serveIssue("a", size: 500_000)
+        harness.serveCatalog([entry])
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let release = DispatchSemaphore(value: 0)
+        Library.journalWillWrite.withLock { $0 = { release.wait() } }
+        defer { Library.journalWillWrite.withLock { $0 = nil } }
+        harness.newsstand.download(issue)
+        // The body arrives in full while the journal is still held.
+        XCTAssertTrue(harness.server.wait { $0.bodyBytesSent(for: "/issues/a.pdf") == data.count })
+        harness.wait(for: issue) { $0 == .verifying || $0.isDownloaded }
+        XCTAssertFalse(issue.state.isDownloaded, "installing waits for the journal")
+        release.signal()
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a", as: .pdf) + ".json"),
+                       "no stale part info is written after the install")
+    }
+
+    /// Equality said it compared codes, but compared messages too.
+    func testErrorsAreEqualWhenTheirCodesAre() {
+        XCTAssertEqual(NewsstandError(.network, "connection refused"), NewsstandError(.network, "timed out after 20 s"))
+        XCTAssertNotEqual(NewsstandError(.network, "same"), NewsstandError(.timedOut, "same"))
+    }
+
+    /// A header value with a line break is refused, not dropped.
+    func testAHeaderWithALineBreakIsRefusedBeforeAnythingIsSent() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([])
+        let store = harness.makeStore { $0.headers = ["X-Key: a\r\nX-Evil: 1"] }
+        guard case .failure(let error) = store.refreshAndWait() else { return XCTFail("must fail") }
+        XCTAssertEqual(error.code, .configuration)
+        XCTAssertTrue(harness.server.requests.isEmpty)
+    }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import NewsstandKit
+import TestSupport
+import XCTest
+
+/// Several publications at once, each on its own loopback server, through the real libcurl,
+/// into real files and a real SQLite file.
+final class NewsstandTests: XCTestCase {
+    /// A publication served by a server of its own.
+    private struct Publication {
+        let server: TestServer
+        var subscription: Subscription
+
+        init(_ name: String, configure: (inout Subscription) -> Void = { _ in }) throws {
+            server = try TestServer()
+            subscription = Subscription(name: name, url: server.url("/catalog.plist"))
+            configure(&subscription)
+        }
+
+        /// Serves PDFs and a catalog of them; returns the bytes by ID.
+        @discardableResult
+        func serve(_ ids: [String], dates: [Date]? = nil, free: Bool = true, extraHeaders: [String] = []) -> [String: Data] {
+            var entries: [[String: Any]] = []
+            var files: [String: Data] = [:]
+            for (index, id) in ids.enumerated() {
+                let data = Fixtures.pdf(size: 40_000 + index, seed: UInt8(truncatingIfNeeded: index + subscription.name.utf8.reduce(0) { $0 + Int($1) }))
+                files[id] = data
+                server.serve("/issues/\(id).pdf", .init(body: data, etag: "\"\(id)\""))
+                entries.append(Fixtures.entry(id: id, download: "issues/\(id).pdf", free: free,
+                                              date: dates?[index] ?? Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 86_400),
+                                              size: data.count, sha256: Fixtures.sha256(data)))
+            }
+            server.serve("/catalog.plist", .init(body: Fixtures.catalog(entries), contentType: "application/xml",
+                                                 etag: "\"\(ids.joined())\"", extraHeaders: extraHeaders))
+            return files
+        }
+    }
+
+    func testTwoPublicationsWithTheSameIssueIDNeverCollide() throws {
+        let harness = try StoreHarness()
+        let weekly = try Publication("weekly"), monthly = try Publication("monthly")
+        let weeklyFiles = weekly.serve(["2026-01"]), monthlyFiles = monthly.serve(["2026-01"])
+        XCTAssertNotEqual(weeklyFiles["2026-01"], monthlyFiles["2026-01"])
+        let newsstand = harness.makeNewsstand([weekly.subscription, monthly.subscription])
+        for (store, result) in newsstand.refreshAllAndWait() { XCTAssertNoThrow(try result.get(), store.name) }
+        let first = try newsstand.issue(addressed: "weekly/2026-01"), second = try newsstand.issue(addressed: "monthly/2026-01")
+        XCTAssertFalse(first === second)
+        newsstand.download(first)
+        newsstand.download(second)
+        XCTAssertTrue(harness.waitUntilFinished(first).isDownloaded)
+        XCTAssertTrue(harness.waitUntilFinished(second).isDownloaded)
+        XCTAssertEqual(FileManager.default.contents(atPath: try XCTUnwrap(first.installedPath)), weeklyFiles["2026-01"])
+        XCTAssertEqual(FileManager.default.contents(atPath: try XCTUnwrap(second.installedPath)), monthlyFiles["2026-01"])
+        XCTAssertNotEqual(first.installedPath, second.installedPath)
+        // A bare ID that two subscriptions share must be said in full.
+        XCTAssertThrowsError(try newsstand.issue(addressed: "2026-01")) { error in
+            XCTAssertTrue((error as? NewsstandError)?.message.contains("weekly, monthly") ?? false, "\(error)")
+        }
+        weekly.server.stop()
+        monthly.server.stop()
+    }
+
+    func testOneQueueKeepsTheNewsstandsLimitAcrossPublicationsAndEachOnesOwn() throws {
+        let harness = try StoreHarness()
+        harness.policy.maximumConcurrentDownloads = 3
+        // One server for both, so that it counts every transfer at once.
+        let server = harness.server
+        var entriesA: [[String: Any]] = [], entriesB: [[String: Any]] = []
+        for number in 0..<4 {
+            let data = Fixtures.pdf(size: 400_000, seed: UInt8(number))
+            server.serve("/a/\(number).pdf", .init(body: data, etag: "\"a\(number)\"", throttle: 800_000))
+            server.serve("/b/\(number).pdf", .init(body: data, etag: "\"b\(number)\"", throttle: 800_000))
+            entriesA.append(Fixtures.entry(id: "n\(number)", download: "a/\(number).pdf", size: data.count))
+            entriesB.append(Fixtures.entry(id: "n\(number)", download: "b/\(number).pdf", size: data.count))
+        }
+        server.serve("/a.plist", .init(body: Fixtures.catalog(entriesA), contentType: "application/xml"))
+        server.serve("/b.plist", .init(body: Fixtures.catalog(entriesB), contentType: "application/xml"))
+        var a = Subscription(name: "a", url: server.url("/a.plist"))
+        a.jobs = 1
+        let b = Subscription(name: "b", url: server.url("/b.plist"))
+        let newsstand = harness.makeNewsstand([a, b])
+        _ = newsstand.refreshAllAndWait()
+        let all = newsstand.stores.flatMap(\.issues)
+        XCTAssertEqual(all.count, 8)
+        all.forEach { newsstand.download($0) }
+        for issue in all { XCTAssertTrue(harness.waitUntilFinished(issue, timeout: 60).isDownloaded, issue.address) }
+        XCTAssertEqual(server.maximumActiveTransfers, 3, "three at once across both publications")
+        // `a` ran one at a time: its transfers never overlapped.
+        let aRequests = server.requests.filter { $0.path.hasPrefix("/a/") }
+        XCTAssertEqual(aRequests.count, 4)
+    }
+
+    func testCredentialsHeadersAndQueryGoOnlyToTheCatalogsOwnOrigin() throws {
+        let harness = try StoreHarness()
+        let own = harness.server, other = try TestServer()
+        defer { other.stop() }
+        let data = Fixtures.pdf(size: 100_000)
+        other.serve("/issues/a.pdf", .init(body: data, etag: "\"a\""))
+        other.serve("/covers/a.png", .init(body: Data(repeating: 7, count: 500), contentType: "image/png"))
+        own.redirect("/issues/a.pdf", to: other.url("/issues/a.pdf").absoluteString)
+        own.serve("/catalog.plist", .init(body: Fixtures.catalog([
+            Fixtures.entry(id: "a", download: "issues/a.pdf", cover: other.url("/covers/a.png").absoluteString,
+                           size: data.count, sha256: Fixtures.sha256(data)),
+        ]), contentType: "application/xml"))
+        own.requireAuthorization(TestServer.basic("ann", "s3cret-pass"))
+        let store = harness.makeStore(url: own.url("/catalog.plist")) {
+            $0.credentials = .basic(user: "ann", password: .command("echo s3cret-pass"))
+            $0.headers = ["X-Api-Key: key-1234567"]
+            $0.query = [("token", "tok-987654")]
+        }
+        _ = try store.refreshAndWait().get()
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        harness.newsstand.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        let cover = DispatchSemaphore(value: 0)
+        let fetched = Locked<Result<String, NewsstandError>?>(nil)
+        store.fetchCover(for: issue) { result in
+            fetched.withLock { $0 = result }
+            cover.signal()
+        }
+        XCTAssertEqual(cover.wait(timeout: .now() + 20), .success)
+        XCTAssertNoThrow(try fetched.withLock { $0 }?.get())
+
+        for request in own.requests {
+            XCTAssertEqual(request.headers["authorization"], TestServer.basic("ann", "s3cret-pass"), request.target)
+            XCTAssertEqual(request.headers["x-api-key"], "key-1234567", request.target)
+            XCTAssertTrue(request.target.contains("token=tok-987654"), request.target)
+        }
+        XCTAssertEqual(own.requests(for: "/issues/a.pdf").count, 1, "the redirect was asked for with credentials")
+        XCTAssertEqual(other.requests.count, 2, "the issue after the redirect, and the cover")
+        for request in other.requests {
+            XCTAssertNil(request.headers["authorization"], "credentials followed to \(request.target)")
+            XCTAssertNil(request.headers["x-api-key"], request.target)
+            XCTAssertFalse(request.target.contains("tok-987654"), request.target)
+        }
+        // Nothing secret in the cache.
+        for name in try FileManager.default.contentsOfDirectory(atPath: harness.directories.cache + "/catalogs") {
+            let text = String(decoding: FileManager.default.contents(atPath: harness.directories.cache + "/catalogs/" + name) ?? Data(), as: UTF8.self)
+            for secret in ["s3cret-pass", "key-1234567", "tok-987654"] { XCTAssertFalse(text.contains(secret), "\(secret) in \(name)") }
+        }
+    }
+
+    func testWrongCredentialsSayNeedsCredentialsWithTheCommandAndNeverShowTheSecret() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        harness.server.requireAuthorization(TestServer.basic("ann", "right"))
+        let store = harness.makeStore(url: harness.server.url("/catalog.plist")) {
+            $0.credentials = .basic(user: "ann", password: .command("echo wrong-password"))
+            $0.query = [("token", "tok-secret-1")]
+        }
+        guard case .failure(let error) = store.refreshAndWait() else { return XCTFail("a 401 must fail") }
+        XCTAssertEqual(error.code, .unauthorized)
+        XCTAssertTrue(error.message.contains("needs credentials") && error.message.contains("newsstand subscribe"), error.message)
+        guard case .failed(let status) = store.status else { return XCTFail("status \(store.status)") }
+        for text in [error.message, status.message, store.status.summary] {
+            XCTAssertFalse(text.contains("wrong-password") || text.contains("tok-secret-1"), text)
+        }
+    }
+
+    func testARefreshOfAllCompletesTogetherAndOneFailingNeverStopsTheOthers() throws {
+        let harness = try StoreHarness()
+        let fine = try Publication("fine"), locked = try Publication("locked"), gone = try Publication("gone")
+        fine.serve(["f1", "f2"])
+        locked.serve(["l1"])
+        locked.server.requireAuthorization(TestServer.basic("x", "y"))
+        gone.server.stop()
+        let newsstand = harness.makeNewsstand([fine.subscription, locked.subscription, gone.subscription])
+        let results = newsstand.refreshAllAndWait()
+        XCTAssertEqual(results.map(\.store.name), ["fine", "locked", "gone"])
+        XCTAssertEqual(try results[0].result.get().totalIssues, 2)
+        XCTAssertEqual(results[1].result.failureCode, .unauthorized)
+        XCTAssertEqual(results[2].result.failureCode, .network)
+        XCTAssertEqual(newsstand.store(named: "fine")?.numberOfIssues, 2)
+        fine.server.stop()
+        locked.server.stop()
+    }
+
+    func testARefreshInsideMaxAgeAsksNothingAndABusyServerIsLeftAloneUntilRetryAfter() throws {
+        let harness = try StoreHarness()
+        harness.server.serve("/catalog.plist", .init(body: Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")]),
+                                                     contentType: "application/xml", etag: "\"c\"", extraHeaders: ["Cache-Control: max-age=3600"]))
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait(respectingFreshness: true).get()
+        XCTAssertEqual(harness.server.requests(for: "/catalog.plist").count, 1)
+        let again = harness.makeStore()
+        let summary = try again.refreshAndWait(respectingFreshness: true).get()
+        XCTAssertFalse(summary.askedServer)
+        XCTAssertEqual(summary.totalIssues, 1)
+        XCTAssertEqual(harness.server.requests(for: "/catalog.plist").count, 1, "fresh: no request")
+        // A user's own refresh asks anyway, conditionally.
+        _ = try again.refreshAndWait().get()
+        XCTAssertEqual(harness.server.requests(for: "/catalog.plist").count, 2)
+        XCTAssertEqual(harness.server.requests(for: "/catalog.plist").last?.headers["if-none-match"], "\"c\"")
+
+        // Busy, come back in an hour: the next unattended refresh does not knock.
+        let busy = try StoreHarness()
+        busy.serveCatalog([Fixtures.entry(id: "a", download: "a.pdf")])
+        _ = try busy.makeStore().refreshAndWait().get()
+        busy.server.inject(.status(503, retryAfter: 3600), into: "/catalog.plist")
+        XCTAssertEqual(busy.makeStore().refreshAndWait().failureCode, .httpStatus)
+        let count = busy.server.requests(for: "/catalog.plist").count
+        XCTAssertFalse(try busy.makeStore().refreshAndWait(respectingFreshness: true).get().askedServer)
+        XCTAssertEqual(busy.server.requests(for: "/catalog.plist").count, count, "Retry-After honoured")
+    }
+
+    func testFirstLoadIsNotNewLaterIssuesAreAndReadingStateLastsAcrossRuns() throws {
+        let harness = try StoreHarness()
+        let files = harness.serveIssue("a").data
+        _ = files
+        harness.serveCatalog([harness.serveIssue("a").entry, harness.serveIssue("b").entry])
+        var store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        XCTAssertEqual(store.issues.map { $0.reading?.isNew }, [false, false], "back issues of a new subscription are not new")
+        harness.serveCatalog([harness.serveIssue("a").entry, harness.serveIssue("b").entry, harness.serveIssue("c").entry], etag: "\"c2\"")
+        store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        let c = try XCTUnwrap(store.issue(withID: "c"))
+        XCTAssertEqual(c.reading?.isNew, true)
+        try harness.newsstand.setPinned(true, [c])
+        try harness.newsstand.setRead(true, [c])
+        XCTAssertEqual(c.reading?.pinned, true)
+        XCTAssertEqual(c.reading?.isNew, false, "read is not new")
+
+        // A new process (a new newsstand) reads the same file.
+        let later = harness.makeStore()
+        XCTAssertTrue(later.loadCache())
+        let record = try XCTUnwrap(later.issue(withID: "c")?.reading)
+        XCTAssertTrue(record.pinned && record.isRead)
+        XCTAssertNotNil(record.readAt)
+        XCTAssertEqual(later.issue(withID: "a")?.reading?.isRead, false)
+    }
+
+    func testTwoProcessesWritingTheReadingStateAtOnceBothLand() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/reading.sqlite3"
+        let shelf = try ReadingState(path: path), sync = try ReadingState(path: path)
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            let state = writer == 0 ? shelf : sync
+            for number in 0..<200 {
+                try? state.setRead(true, subscription: "s\(writer)", keys: ["k\(number)"])
+            }
+        }
+        XCTAssertEqual(shelf.allRecords()["s0"]?.count, 200)
+        XCTAssertEqual(shelf.allRecords()["s1"]?.count, 200)
+        XCTAssertEqual(try String(contentsOfFile: path + "-wal", encoding: .isoLatin1).isEmpty, false, "WAL mode")
+    }
+
+    func testAutoDownloadTakesTheNewestNeverDownloadedBefore() throws {
+        let harness = try StoreHarness()
+        let publication = try Publication("weekly") { $0.autoDownload = .latest(2) }
+        publication.serve(["old", "mid", "new"])
+        let newsstand = harness.makeNewsstand([publication.subscription])
+        _ = newsstand.refreshAllAndWait()
+        let store = newsstand.stores[0]
+        XCTAssertEqual(newsstand.issuesToAutoDownload(in: store).map(\.id), ["new", "mid"])
+        let report = try newsstand.sync()
+        XCTAssertEqual(report.outcomes.first?.downloaded.sorted(), ["mid", "new"])
+        XCTAssertTrue(report.succeeded)
+        // Deleted by the reader: not fetched again.
+        let new = try XCTUnwrap(store.issue(withID: "new"))
+        try newsstand.delete(new)
+        XCTAssertEqual(newsstand.issuesToAutoDownload(in: store).map(\.id), [])
+        publication.server.stop()
+    }
+
+    func testTheBudgetRemovesOnlyReadUnpinnedClosedIssuesOldestFirst() throws {
+        let harness = try StoreHarness()
+        let publication = try Publication("weekly") { $0.keepIssues = 1 }
+        publication.serve(["i1", "i2", "i3", "i4", "i5"])
+        let newsstand = harness.makeNewsstand([publication.subscription])
+        _ = newsstand.refreshAllAndWait()
+        let issues = newsstand.stores[0].issues
+        for issue in issues { newsstand.download(issue) }
+        for issue in issues { XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded) }
+        let (i1, i2, i3, i4, i5) = (issues[0], issues[1], issues[2], issues[3], issues[4])
+        try newsstand.setRead(true, [i1, i2, i3, i4])
+        try newsstand.setPinned(true, [i2])
+        // i3 is open in a reader: this process holds it open.
+        let open = FileHandle(forReadingAtPath: try XCTUnwrap(i3.installedPath))
+        defer { try? open?.close() }
+
+        let removed = StorageBudget.apply(to: newsstand)
+        XCTAssertEqual(removed.map(\.key), ["i1", "i4"], "read, unpinned and closed only, oldest first")
+        XCTAssertTrue(removed.allSatisfy { $0.bytes > 0 })
+        for issue in [i1, i4] {
+            XCTAssertEqual(issue.state, .remote)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: issue.library.filePath(for: issue.localKey, as: .pdf)))
+        }
+        for issue in [i2, i3, i5] { XCTAssertTrue(issue.state.isDownloaded, "\(issue.id) must stay") }
+
+        // The newsstand's own budget: max_storage below what is left removes nothing more that may not go.
+        let strict = harness.makeNewsstand([publication.subscription], maxStorage: 1)
+        _ = strict.refreshAllAndWait()
+        XCTAssertEqual(StorageBudget.apply(to: strict).map(\.key), [], "i2 pinned, i3 open, i5 unread")
+        publication.server.stop()
+    }
+
+    func testALibraryOfTheEarlierLayoutIsMovedWithoutTheNetworkAndNothingIsLost() throws {
+        let harness = try StoreHarness()
+        let url = URL(string: "http://127.0.0.1:9/old/catalog.plist")!
+        let legacy = harness.directories.data + "/" + Library.legacyKey(for: url)
+        let pdf = Fixtures.pdf(size: 77_777), part = Fixtures.pdf(size: 1_234, seed: 9), cover = Data("cover".utf8)
+        try FileManager.default.createDirectory(atPath: legacy + "/2026-01", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: legacy + "/2026-02", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: legacy + "/.covers", withIntermediateDirectories: true)
+        try pdf.write(to: URL(fileURLWithPath: legacy + "/2026-01/2026-01.pdf"))
+        try part.write(to: URL(fileURLWithPath: legacy + "/2026-02/2026-02.pdf.part"))
+        try cover.write(to: URL(fileURLWithPath: legacy + "/.covers/2026-01"))
+        // The cached catalog, under the earlier name.
+        let cacheFolder = harness.directories.cache + "/catalogs"
+        try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+        try Fixtures.catalog([Fixtures.entry(id: "2026-01", download: "a.pdf"), Fixtures.entry(id: "2026-02", download: "b.pdf")])
+            .write(to: URL(fileURLWithPath: cacheFolder + "/" + Library.legacyKey(for: url) + ".plist"))
+        try Data(#"{"url":"\#(url.absoluteString)","fetchedAt":"2026-11-20T10:00:00Z"}"#.utf8)
+            .write(to: URL(fileURLWithPath: cacheFolder + "/" + Library.legacyKey(for: url) + ".json"))
+
+        // Port 9 answers nothing: everything below comes from the disk.
+        let store = harness.makeStore(url: url) { $0.name = "weekly" }
+        XCTAssertTrue(store.loadCache(), "the cached catalog came along")
+        XCTAssertEqual(store.library.root, harness.directories.data + "/weekly")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: legacy))
+        XCTAssertEqual(store.issue(withID: "2026-01")?.state, .downloaded(path: store.library.filePath(for: "2026-01", as: .pdf)))
+        XCTAssertEqual(FileManager.default.contents(atPath: store.library.filePath(for: "2026-01", as: .pdf)), pdf)
+        XCTAssertEqual(store.issue(withID: "2026-02")?.state, .partial(received: 1_234, total: nil))
+        XCTAssertEqual(FileManager.default.contents(atPath: store.library.coverPath(for: "2026-01")), cover)
+    }
+}
+
+extension Result where Failure == NewsstandError {
+    var failureCode: NewsstandError.Code? {
+        if case .failure(let error) = self { return error.code }
+        return nil
+    }
+}
