@@ -252,7 +252,7 @@ final class CommandLineTests: XCTestCase {
     func testRefreshSaysWhetherTheCatalogChanged() throws {
         serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
         let first = try runner.run("refresh", "--catalog", catalogURL)
-        XCTAssertTrue(first.output.contains("updated, 1 issues, 1 new"), first.output)
+        XCTAssertTrue(first.output.contains("updated, 1 issue, 1 new"), first.output)
         let second = try runner.run("refresh", "--catalog", catalogURL)
         XCTAssertTrue(second.output.contains("unchanged"), second.output)
         server.serve("/catalog.plist", .init(body: Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf"),

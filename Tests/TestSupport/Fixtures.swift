@@ -79,6 +79,7 @@ public final class TemporaryDirectory: Sendable {
 
     /// XDG variables that put every newsstand file under this folder.
     public var environment: [String: String] {
-        ["XDG_DATA_HOME": path + "/data", "XDG_CACHE_HOME": path + "/cache", "XDG_STATE_HOME": path + "/state", "HOME": path + "/home"]
+        ["XDG_DATA_HOME": path + "/data", "XDG_CACHE_HOME": path + "/cache", "XDG_STATE_HOME": path + "/state",
+         "XDG_CONFIG_HOME": path + "/config", "HOME": path + "/home"]
     }
 }

@@ -37,8 +37,12 @@ public struct CatalogCache: Sendable {
     /// unless this cache has one already.
     func adoptLegacyCopy(of catalogURL: URL) {
         let legacy = folder + "/" + Library.legacyKey(for: catalogURL)
-        guard FileOps.regularFileSize(catalogPath) == nil, FileOps.regularFileSize(legacy + ".plist") != nil else { return }
-        if rename(legacy + ".json", infoPath) == 0 { rename(legacy + ".plist", catalogPath) }
+        guard FileOps.regularFileSize(catalogPath) == nil, legacy + ".catalog" != catalogPath else { return }
+        // `.plist` from versions before subscriptions; `.catalog` from a one-off `--catalog` run.
+        for suffix in [".plist", ".catalog"] where FileOps.regularFileSize(legacy + suffix) != nil {
+            if rename(legacy + ".json", infoPath) == 0 { rename(legacy + suffix, catalogPath) }
+            return
+        }
     }
 
     func prepare() throws(NewsstandError) {

@@ -3,6 +3,11 @@ import Foundation
 /// Sizes, speeds and durations as people read them.
 public enum Formatting {
     /// `1.5 MB`, `820 KB`, `12 B` (decimal units, as download tools show them).
+    /// `1 issue`, `3 issues`.
+    public static func count(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     public static func bytes(_ count: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var value = Double(count)

@@ -20,13 +20,13 @@ extension NewsstandCommand {
                     switch result {
                     case .success(let summary):
                         if summary.changed || hadCache[store.name] != true {
-                            Output.line("\(name)catalog updated, \(summary.totalIssues) issues, \(summary.newIssues) new.")
+                            Output.line("\(name)catalog updated, \(Formatting.count(summary.totalIssues, "issue")), \(summary.newIssues) new.")
                         } else {
-                            Output.line("\(name)catalog unchanged, \(summary.totalIssues) issues.")
+                            Output.line("\(name)catalog unchanged, \(Formatting.count(summary.totalIssues, "issue")).")
                         }
                     case .failure(let error):
                         let failure = store.numberOfIssues > 0
-                            ? NewsstandError(error.code, "\(error.message) The cached catalog was kept (\(store.numberOfIssues) issues).")
+                            ? NewsstandError(error.code, "\(error.message) The cached catalog was kept (\(Formatting.count(store.numberOfIssues, "issue"))).")
                             : (store.status.failure ?? error)
                         Output.error("newsstand: \(name)\(failure.message)")
                         failures.append(failure)

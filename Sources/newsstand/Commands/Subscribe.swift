@@ -98,7 +98,7 @@ extension NewsstandCommand {
                 switch store.refreshAndWait() {
                 case .success(let summary):
                     printWarnings(store)
-                    Output.line("\(chosen): \(TextSanitizer.inert(store.displayTitle)), \(summary.totalIssues) issues.")
+                    Output.line("\(chosen): \(TextSanitizer.inert(store.displayTitle)), \(Formatting.count(summary.totalIssues, "issue")).")
                 case .failure(let error):
                     Output.error("newsstand: \(chosen): the catalog could not be fetched now (\(error.message)); it stays subscribed.")
                 }

@@ -37,7 +37,7 @@ extension NewsstandCommand {
                 for outcome in report.outcomes {
                     switch outcome.refresh {
                     case .success(let summary):
-                        logger.info("\(outcome.subscription): \(summary.askedServer ? (summary.changed ? "updated" : "unchanged") : "fresh, not asked"), \(summary.totalIssues) issues, downloaded \(outcome.downloaded.count), failed \(outcome.failed.count)")
+                        logger.info("\(outcome.subscription): \(summary.askedServer ? (summary.changed ? "updated" : "unchanged") : "fresh, not asked"), \(Formatting.count(summary.totalIssues, "issue")), downloaded \(outcome.downloaded.count), failed \(outcome.failed.count)")
                     case .failure(let error):
                         logger.warning("\(outcome.subscription): \(error.message)")
                     }
@@ -56,7 +56,7 @@ extension NewsstandCommand {
                 switch outcome.refresh {
                 case .success(let summary):
                     line += summary.askedServer ? (summary.changed ? "updated, \(summary.newIssues) new" : "unchanged") : "fresh (not asked)"
-                    line += ", \(summary.totalIssues) issues"
+                    line += ", \(Formatting.count(summary.totalIssues, "issue"))"
                 case .failure(let error):
                     line += "failed: \(error.message)"
                 }
