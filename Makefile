@@ -3,8 +3,8 @@ SWIFT ?= swift
 ARGS ?=
 BIN := .build/debug/newsstand
 
-# System packages: the libraries we link (libcurl, ncursesw, stb_image for covers), and what the tests drive (tmux), compare with (curl) or serve TLS with (python3).
-APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libstb-dev tmux curl python3
+# System packages: the libraries we link (libcurl, ncursesw, SQLite for the reading state, stb_image for covers), and what the tests drive (tmux), compare with (curl) or serve TLS with (python3).
+APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev libstb-dev tmux curl python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build run test test-tsan test-asan clean

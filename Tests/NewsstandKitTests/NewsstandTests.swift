@@ -203,6 +203,29 @@ final class NewsstandTests: XCTestCase {
         XCTAssertEqual(busy.server.requests(for: "/catalog.plist").count, count, "Retry-After honoured")
     }
 
+    func testASyncOfUnchangedCatalogsReadsOnlyWhatAPolicyNeedsAndRecoversFromACorruptCopy() throws {
+        let harness = try StoreHarness()
+        let quiet = try Publication("quiet"), eager = try Publication("eager") { $0.autoDownload = .latest(1) }
+        quiet.serve(["q1", "q2", "q3"])
+        eager.serve(["e1", "e2"])
+        _ = harness.makeNewsstand([quiet.subscription, eager.subscription]).refreshAllAndWait()
+        // The eager one's cached copy is damaged on disk; its info still says it is there.
+        let cached = harness.directories.cache + "/catalogs/eager.catalog"
+        try Data("<plist><array><dict>".utf8).write(to: URL(fileURLWithPath: cached))
+
+        let newsstand = harness.makeNewsstand([quiet.subscription, eager.subscription])
+        let report = try newsstand.sync()
+        XCTAssertTrue(report.succeeded, "\(report.outcomes.map(\.refresh))")
+        XCTAssertEqual(try report.outcomes[0].refresh.get().totalIssues, 3, "counted from the cache's info")
+        XCTAssertEqual(quiet.server.requests(for: "/catalog.plist").last?.headers["if-none-match"], "\"q1q2q3\"")
+        XCTAssertEqual(newsstand.store(named: "quiet")?.numberOfIssues, 0, "a 304 with nothing to do reads nothing")
+        XCTAssertEqual(newsstand.store(named: "eager")?.numberOfIssues, 2, "the damaged copy was fetched whole")
+        XCTAssertNil(eager.server.requests(for: "/catalog.plist").last?.headers["if-none-match"])
+        XCTAssertEqual(report.outcomes[1].downloaded, ["e2"])
+        quiet.server.stop()
+        eager.server.stop()
+    }
+
     func testFirstLoadIsNotNewLaterIssuesAreAndReadingStateLastsAcrossRuns() throws {
         let harness = try StoreHarness()
         let files = harness.serveIssue("a").data

@@ -16,6 +16,8 @@ public struct CatalogCache: Sendable {
         public var freshUntil: Date?
         /// The server asked not to be asked again before this (Retry-After on a busy answer).
         public var retryNotBefore: Date?
+        /// Issues in the copy, so that an unchanged catalog need not be read to be counted.
+        public var issueCount: Int?
     }
 
     public let folder: String
@@ -47,6 +49,12 @@ public struct CatalogCache: Sendable {
 
     func prepare() throws(NewsstandError) {
         try FileOps.makeDirectory(folder, trusted: folder)
+    }
+
+    /// What is known of the cached copy, without reading the copy; nil when there is no complete copy.
+    func readInfo() -> Info? {
+        guard FileOps.regularFileSize(catalogPath) != nil, let infoData = FileManager.default.contents(atPath: infoPath) else { return nil }
+        return try? Self.decoder.decode(Info.self, from: infoData)
     }
 
     /// The cached bytes and their info, or nil when there is no complete copy.

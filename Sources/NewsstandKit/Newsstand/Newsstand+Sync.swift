@@ -34,7 +34,13 @@ extension Newsstand {
     public func sync() throws(NewsstandError) -> SyncReport {
         let lock = try SyncLock(path: configuration.directories.state + "/sync.lock")
         defer { lock.release() }
-        var outcomes = refreshAllAndWait(respectingFreshness: true).map { SyncOutcome(subscription: $0.store.name, refresh: $0.result) }
+        // Unchanged catalogs are read only where a policy or the budget needs their issues.
+        var outcomes = refreshAllAndWait(respectingFreshness: true, readingUnchanged: false)
+            .map { SyncOutcome(subscription: $0.store.name, refresh: $0.result) }
+        for store in stores where store.numberOfIssues == 0 && needsIssues(store) {
+            // A copy that no longer reads is set aside, and fetched whole.
+            if !store.loadCache() { _ = store.refreshAndWait() }
+        }
 
         var wanted: [Issue] = []
         for store in stores where store.numberOfIssues > 0 {
@@ -57,6 +63,15 @@ extension Newsstand {
             }
         }
         return SyncReport(outcomes: outcomes, removed: StorageBudget.apply(to: self))
+    }
+}
+
+extension Newsstand {
+    /// Whether a sync must look at a subscription's issues: to download some, or to keep the disk in budget.
+    func needsIssues(_ store: Store) -> Bool {
+        let subscription = store.subscription
+        return subscription.autoDownload != .none || subscription.keepIssues != nil || subscription.keepBytes != nil
+            || configuration.maxStorage != nil
     }
 }
 

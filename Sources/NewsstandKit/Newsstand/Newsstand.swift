@@ -164,7 +164,7 @@ public final class Newsstand: Sendable {
     /// others. `completion` runs once, on a background thread, with a result per subscription in
     /// the newsstand's order.
     public func refreshAll(
-        respectingFreshness: Bool = false,
+        respectingFreshness: Bool = false, readingUnchanged: Bool = true,
         completion: @escaping @Sendable ([(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)]) -> Void
     ) {
         let stores = self.stores
@@ -179,7 +179,7 @@ public final class Newsstand: Sendable {
             }
             guard index < stores.count else { return }
             group.enter()
-            stores[index].refresh(respectingFreshness: respectingFreshness) { result in
+            stores[index].refresh(respectingFreshness: respectingFreshness, readingUnchanged: readingUnchanged) { result in
                 results.withLock { $0[index] = result }
                 startNext()
                 group.leave()
@@ -193,10 +193,12 @@ public final class Newsstand: Sendable {
     }
 
     /// ``refreshAll(respectingFreshness:completion:)``, waiting for the group to end. Not on a UI thread.
-    public func refreshAllAndWait(respectingFreshness: Bool = false) -> [(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)] {
+    public func refreshAllAndWait(
+        respectingFreshness: Bool = false, readingUnchanged: Bool = true
+    ) -> [(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)] {
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<[(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)]>([])
-        refreshAll(respectingFreshness: respectingFreshness) { results in
+        refreshAll(respectingFreshness: respectingFreshness, readingUnchanged: readingUnchanged) { results in
             outcome.withLock { $0 = results }
             done.signal()
         }

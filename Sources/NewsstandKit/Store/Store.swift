@@ -119,7 +119,7 @@ public final class Store: Sendable {
     /// Whether the cached copy may be used without asking the server: inside its max-age, or
     /// before the time a busy server asked to be left alone until.
     public var cacheIsFresh: Bool {
-        guard let info = cache.read()?.info, info.url == subscription.url.absoluteString else { return false }
+        guard let info = cache.readInfo(), info.url == subscription.url.absoluteString else { return false }
         let now = Date()
         return (info.freshUntil.map { $0 > now } ?? false) || (info.retryNotBefore.map { $0 > now } ?? false)
     }
@@ -130,8 +130,11 @@ public final class Store: Sendable {
     /// network fails or the server sends a bad catalog, the cached copy stays and the status
     /// says offline; with no cached copy the status is failed. With `respectingFreshness`, a
     /// cached copy the server called fresh is used without a request (for unattended syncs).
+    /// With `readingUnchanged` false, a catalog the server says is unchanged (or fresh) is not
+    /// read from the cache either: ``numberOfIssues`` stays 0 until ``loadCache()`` — a sync of a
+    /// hundred unchanged publications then costs a hundred small requests and nothing more.
     public func refresh(
-        respectingFreshness: Bool = false,
+        respectingFreshness: Bool = false, readingUnchanged: Bool = true,
         completion: @escaping @Sendable (Result<RefreshSummary, NewsstandError>) -> Void = { _ in }
     ) {
         let start = contents.withLock { contents -> Bool in
@@ -148,10 +151,16 @@ public final class Store: Sendable {
             }
             return
         }
-        if numberOfIssues == 0 { loadCache() }
+        if numberOfIssues == 0 && readingUnchanged { loadCache() }
+        // Validators only for a copy that is shown, or (not reading it) one whose info is sound:
+        // a copy that fails to decode is set aside by loadCache, and then has none.
+        let info = cache.readInfo()
+        let cached = info?.url != url.absoluteString || (readingUnchanged && numberOfIssues == 0) ? nil : info
         let hasIssues = numberOfIssues > 0
-        if respectingFreshness && hasIssues && cacheIsFresh {
-            finishRefresh(.success(RefreshSummary(changed: false, newIssues: 0, totalIssues: numberOfIssues, source: .cache, askedServer: false)))
+        if respectingFreshness, let cached, cacheIsFresh {
+            finishRefresh(.success(RefreshSummary(
+                changed: false, newIssues: 0, totalIssues: hasIssues ? numberOfIssues : cached.issueCount ?? 0, source: .cache,
+                askedServer: false)))
             return
         }
         setStatus(.loading(hasIssues: hasIssues))
@@ -159,11 +168,8 @@ public final class Store: Sendable {
         do {
             try cache.prepare()
             var made = try makeRequest(url, destination: cache.downloadPath)
-            let cached = cache.read()?.info
-            if hasIssues, let cached, cached.url == url.absoluteString {
-                made.ifNoneMatch = cached.etag
-                made.ifModifiedSince = cached.lastModified
-            }
+            made.ifNoneMatch = cached?.etag
+            made.ifModifiedSince = cached?.lastModified
             made.maximumBytes = Int64(configuration.decoder.maximumSize)
             made.maximumBytesPerSecond = nil
             request = made
@@ -171,7 +177,6 @@ public final class Store: Sendable {
             failRefresh(error)
             return
         }
-        let cached = hasIssues ? cache.read()?.info : nil
         configuration.engine.start(request, handlers: TransferHandlers { [self] result in
             // Decoding a large catalog takes a while: keep it off the transfer thread.
             DispatchQueue.global().async { [self] in
@@ -250,7 +255,8 @@ public final class Store: Sendable {
                     $0.source = .network
                 }
                 setStatus(.ready(source: .network, fetchedAt: info.fetchedAt))
-                finishRefresh(.success(RefreshSummary(changed: false, newIssues: 0, totalIssues: numberOfIssues, source: .network)))
+                let count = numberOfIssues > 0 ? numberOfIssues : info.issueCount ?? 0
+                finishRefresh(.success(RefreshSummary(changed: false, newIssues: 0, totalIssues: count, source: .network)))
                 return
             case 200..<300:
                 let data = FileManager.default.contents(atPath: cache.downloadPath) ?? Data()
@@ -259,7 +265,7 @@ public final class Store: Sendable {
                     let catalog = try configuration.decoder.decode(data, baseURL: response.url ?? url)
                     let info = CatalogCache.Info(
                         url: url.absoluteString, etag: response.etag, lastModified: response.lastModified, fetchedAt: now,
-                        freshUntil: freshUntil)
+                        freshUntil: freshUntil, issueCount: catalog.entries.count)
                     // Not being able to cache is no reason to refuse a good catalog.
                     try? cache.installDownload(info: info)
                     let summary = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
