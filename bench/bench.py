@@ -181,7 +181,8 @@ def compare(args, work, rows, label, prepare, names, peer, target, warm=0, floor
 
 
 def newsstand_env(out):
-    return dict(os.environ, XDG_DATA_HOME=out + "/data", XDG_CACHE_HOME=out + "/cache", XDG_STATE_HOME=out + "/state", HOME=out)
+    return dict(os.environ, XDG_DATA_HOME=out + "/data", XDG_CACHE_HOME=out + "/cache", XDG_STATE_HOME=out + "/state",
+                XDG_CONFIG_HOME=out + "/config", HOME=out)
 
 
 def figure_download(args, work, rows, nginx, served):
@@ -307,6 +308,104 @@ def figure_list(args, work, rows, nginx, served):
 
 
 LIST_FLOORS = ("newsstand --version (floor)", "python3 import plistlib (floor)")
+
+
+def write_config(out, urls, extra=""):
+    """A config.toml with one subscription per URL, named s0, s1, …"""
+    os.makedirs(out + "/config/newsstand", exist_ok=True)
+    with open(out + "/config/newsstand/config.toml", "w") as handle:
+        for n, url in enumerate(urls):
+            handle.write(f'[subscriptions.s{n}]\nurl = "{url}"\n{extra}\n')
+
+
+def etag(url):
+    import urllib.request
+    with urllib.request.urlopen(urllib.request.Request(url, method="HEAD")) as response:
+        return response.headers["ETag"]
+
+
+def figure_subscriptions(args, work, rows, nginx, served):
+    """Many subscriptions: sync with nothing changed, sync with one new issue each, list of them all."""
+    count, issues = args.subscription_count, args.subscription_issues
+    os.makedirs(os.path.join(served, "subs"), exist_ok=True)
+    os.makedirs(os.path.join(served, "fresh"), exist_ok=True)
+    urls = []
+    for n in range(count):
+        write_catalog(os.path.join(served, "subs", f"s{n}.plist"), issues, binary=False)
+        urls.append(nginx.url(f"subs/s{n}.plist"))
+    etags = [etag(url) for url in urls]
+
+    # 1. Nothing changed: every catalog answers 304.
+    def prepare_unchanged(name, out):
+        if name == "newsstand sync":
+            write_config(out, urls)
+            subprocess.run([args.binary, "refresh"], env=newsstand_env(out), check=True, stdout=subprocess.DEVNULL)
+            return [args.binary, "sync"], newsstand_env(out)
+        config = os.path.join(out, "curl.config")
+        with open(config, "w") as handle:
+            # Each conditional request is an operation of its own (`next`), so that each has its header.
+            handle.write("next\n".join(f'url = "{url}"\noutput = "{out}/s{n}.plist"\nheader = "If-None-Match: {etags[n]}"\n'
+                                        for n, url in enumerate(urls)))
+        return ["curl", "--parallel", "--parallel-max", "8", "-sS", "-K", config], None
+
+    compare(args, work, rows, f"sync, {count} subscriptions × {issues} issues, all 304", prepare_unchanged,
+            ["newsstand sync", "curl --parallel"], "curl --parallel", 1.2)
+
+    # 2. One new issue of 1 MiB in each, downloaded by auto_download = "latest".
+    import datetime
+    fresh_urls, files = [], []
+    for n in range(count):
+        make_pdf(os.path.join(served, "fresh", f"new{n}.pdf"), 1 << 20)
+        files.append(nginx.url(f"fresh/new{n}.pdf"))
+        fresh_urls.append(nginx.url(f"fresh/s{n}.plist"))
+
+    def publish(with_new):
+        start = datetime.datetime(2000, 1, 1)
+        for n in range(count):
+            entries = [{"ID": f"i{k}", "Title": f"Issue {k}", "Download URL": f"old/i{k}.pdf", "Free": True,
+                        "Release date": start + datetime.timedelta(days=k)} for k in range(issues)]
+            if with_new:
+                entries.append({"ID": "new", "Title": "New", "Download URL": f"new{n}.pdf", "Free": True, "Size": 1 << 20,
+                                "Release date": start + datetime.timedelta(days=issues + 1)})
+            with open(os.path.join(served, "fresh", f"s{n}.plist"), "wb") as handle:
+                plistlib.dump({"Title": f"Publication {n}", "Issues": entries}, handle)
+
+    def prepare_new(name, out):
+        if name == "newsstand sync":
+            publish(False)
+            write_config(out, fresh_urls, 'auto_download = "latest"')
+            subprocess.run([args.binary, "refresh"], env=newsstand_env(out), check=True, stdout=subprocess.DEVNULL)
+            publish(True)
+            return [args.binary, "sync", "--jobs", "8"], newsstand_env(out)
+        publish(True)
+        config = os.path.join(out, "curl.config")
+        with open(config, "w") as handle:
+            for n in range(count):
+                handle.write(f'url = "{fresh_urls[n]}"\noutput = "{out}/s{n}.plist"\n')
+                handle.write(f'url = "{files[n]}"\noutput = "{out}/new{n}.pdf"\n')
+        return ["curl", "--parallel", "--parallel-max", "8", "-sS", "-K", config], None
+
+    compare(args, work, rows, f"sync, {count} subscriptions, one new 1 MiB issue each", prepare_new,
+            ["newsstand sync", "curl --parallel"], "curl --parallel", 1.2, warm=count << 20)
+
+    # 3. list --json of every subscription, cached, against plistlib on the same files and sqlite3 on the state.
+    listed = os.path.join(work, "subs-listed")
+    os.makedirs(listed)
+    write_config(listed, urls)
+    subprocess.run([args.binary, "refresh"], env=newsstand_env(listed), check=True, stdout=subprocess.DEVNULL)
+    database = listed + "/data/newsstand/reading.sqlite3"
+    paths = [os.path.join(served, "subs", f"s{n}.plist") for n in range(count)]
+    script = ("import plistlib, sqlite3, sys\n"
+              "for path in sys.argv[2:]:\n    plistlib.load(open(path, 'rb'))\n"
+              "sqlite3.connect(sys.argv[1]).execute('SELECT * FROM issue').fetchall()\n")
+
+    def prepare_list(name, out):
+        if name == "newsstand list --json":
+            return [args.binary, "list", "--json", "--offline"], newsstand_env(listed)
+        return [args.python, "-c", script, database, *paths], None
+
+    compare(args, work, rows, f"list --json, {count} subscriptions × {issues} issues (RSS ≤ 120 MiB)", prepare_list,
+            ["newsstand list --json", "python3 plistlib + sqlite3"], "python3 plistlib + sqlite3", 0.3)
 
 
 def process_cpu(pid, main_thread_only=False):
@@ -452,7 +551,10 @@ def main():
     parser.add_argument("--parallel-size", type=int, default=128 << 20)
     parser.add_argument("--cover-count", type=int, default=1000)
     parser.add_argument("--list-sizes", type=int, nargs="*", default=[1_000, 10_000, 100_000])
-    parser.add_argument("--only", choices=["download", "parallel", "covers", "list", "shelf"], help="run one group of figures")
+    parser.add_argument("--subscription-count", type=int, default=100)
+    parser.add_argument("--subscription-issues", type=int, default=1_000)
+    parser.add_argument("--only", choices=["download", "parallel", "covers", "list", "shelf", "subscriptions"],
+                        help="run one group of figures")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, 1 run: checks the harness only")
     args = parser.parse_args()
     if args.smoke:
@@ -464,6 +566,8 @@ def main():
         args.parallel_size = 1 << 20
         args.cover_count = 20
         args.list_sizes = [100]
+        args.subscription_count = 3
+        args.subscription_issues = 20
     args.python = peer_python()
     print(f"peers: {args.python} (python3 plistlib), {shutil.which('curl')}, {shutil.which('wget')}")
     work = tempfile.mkdtemp(prefix="newsstand-bench-")
@@ -474,7 +578,8 @@ def main():
         os.makedirs(served)
         with Nginx(served, os.path.join(work, "nginx")) as nginx:
             for group, figure in [("download", figure_download), ("parallel", figure_parallel), ("covers", figure_covers),
-                                  ("list", figure_list), ("shelf", figure_first_frame), ("shelf", figure_shelf_cpu)]:
+                                  ("list", figure_list), ("shelf", figure_first_frame), ("shelf", figure_shelf_cpu),
+                                  ("subscriptions", figure_subscriptions)]:
                 if args.only in (None, group):
                     figure(args, work, rows, nginx, served)
     finally:

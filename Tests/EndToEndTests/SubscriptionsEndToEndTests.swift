@@ -244,3 +244,30 @@ final class SubscriptionsEndToEndTests: XCTestCase {
 }
 
 private func partSize(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int }
+
+/// The systemd user units shipped for `sync`.
+final class SystemdUnitTests: XCTestCase {
+    func testTheUnitsParseAndSpreadTheLoad() throws {
+        let folder = CommandRunner.resources + "/systemd"
+        let timer = try String(contentsOfFile: folder + "/newsstand-sync.timer", encoding: .utf8)
+        XCTAssertTrue(timer.contains("RandomizedDelaySec="), "readers must not all knock at once")
+        XCTAssertTrue(timer.contains("Persistent=true"))
+        let service = try String(contentsOfFile: folder + "/newsstand-sync.service", encoding: .utf8)
+        XCTAssertTrue(service.contains("ExecStart=%h/.local/bin/newsstand sync"))
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
+            throw XCTSkip("systemd-analyze is not installed")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        process.arguments = ["verify", folder + "/newsstand-sync.service", folder + "/newsstand-sync.timer"]
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // The binary is not installed where the unit expects it here; anything else is a mistake.
+        let complaints = output.split(separator: "\n").filter { !$0.contains("is not executable") }
+        XCTAssertEqual(complaints, [], output)
+    }
+}
