@@ -1,22 +1,22 @@
 import Foundation
 import NewsstandKit
 
-/// One fuzz input: decoded as a catalog against an http and a file base URL, and used as an
-/// ID and a title. Any crash, hang or sanitizer report is a bug.
+/// One fuzz input: decoded as a catalog against an http and a file base URL, and used as a
+/// publisher's ID (its local key must be safe) and a title. Any crash, hang or sanitizer report is a bug.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func catalogFuzzerTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     for base in ["https://news.example/catalogs/catalog.plist", "file:///srv/demo/catalog.plist"] {
         if let catalog = try? CatalogDecoder().decode(data, baseURL: URL(string: base)!) {
             for entry in catalog.entries {
-                precondition(IssueID.isValid(entry.id), "an unsafe ID passed the decoder")
+                precondition(LocalKey.isValid(entry.localKey), "an unsafe local key passed the decoder")
                 let scheme = entry.downloadURL.scheme?.lowercased()
                 precondition(scheme == "http" || scheme == "https" || (scheme == "file" && base.hasPrefix("file:")))
             }
         }
     }
     let text = String(decoding: data, as: UTF8.self)
-    _ = IssueID.isValid(text)
+    precondition(LocalKey.isValid(LocalKey.make(for: text)), "a local key that is not a safe name")
     let inert = TextSanitizer.inert(text)
     precondition(!inert.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     let cut = DisplayWidth.truncate(inert, to: 12)

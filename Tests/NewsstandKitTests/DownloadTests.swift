@@ -418,6 +418,33 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 6, "the first request and five redirects")
     }
 
+    func testAnEPUBIsCheckedAsAZipAndInstalledUnderItsOwnName() throws {
+        let harness = try StoreHarness()
+        var epub = Data([0x50, 0x4B, 0x03, 0x04]) + Data("mimetypeapplication/epub+zip".utf8)
+        epub.append(Fixtures.pdf(size: 50_000).dropFirst(9))
+        harness.server.serve("/issues/book.epub", .init(body: epub, contentType: "application/epub+zip", etag: "\"e\""))
+        harness.server.serve("/issues/fake.epub", .init(body: Fixtures.pdf(size: 5_000), contentType: "application/epub+zip"))
+        let store = try loadedStore(harness, [
+            Fixtures.entry(id: "book", download: "issues/book.epub", size: epub.count),
+            Fixtures.entry(id: "fake", download: "issues/fake.epub"),
+        ])
+        let book = try XCTUnwrap(store.issue(withID: "book"))
+        XCTAssertEqual(book.entry.mediaType, .epub)
+        harness.newsstand.download(book)
+        XCTAssertTrue(harness.waitUntilFinished(book).isDownloaded)
+        XCTAssertEqual(book.installedPath, store.library.filePath(for: "book", as: .epub))
+        XCTAssertTrue(book.installedPath?.hasSuffix("/book/book.epub") ?? false)
+        XCTAssertEqual(book.installedType, .epub)
+        XCTAssertEqual(FileManager.default.contents(atPath: try XCTUnwrap(book.installedPath)), epub)
+
+        // A PDF where an EPUB was promised is not an EPUB.
+        let fake = try XCTUnwrap(store.issue(withID: "fake"))
+        harness.newsstand.download(fake)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(fake).failure)
+        XCTAssertEqual(failure.code, .verificationFailed)
+        XCTAssertTrue(failure.message.contains("not a EPUB") || failure.message.contains("not an EPUB"), failure.message)
+    }
+
     private func plantPart(_ store: Store, id: String, bytes: Data, url: URL, validator: String) throws {
         try store.library.prepareFolder(for: id)
         try bytes.write(to: URL(fileURLWithPath: store.library.partPath(for: id, as: .pdf)))

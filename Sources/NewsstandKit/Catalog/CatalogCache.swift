@@ -35,6 +35,12 @@ public struct CatalogCache: Sendable {
         downloadPath = folder + "/" + subscriptionName + ".catalog.download"
     }
 
+    /// Whether an earlier version left a copy that ``adoptLegacyCopy(of:)`` would take.
+    func hasLegacyCopy(of catalogURL: URL) -> Bool {
+        let legacy = folder + "/" + Library.legacyKey(for: catalogURL)
+        return [".plist", ".catalog"].contains { FileOps.regularFileSize(legacy + $0) != nil } && legacy + ".catalog" != catalogPath
+    }
+
     /// Moves the copy an earlier version kept under a hash of `catalogURL` to this cache's names,
     /// unless this cache has one already.
     func adoptLegacyCopy(of catalogURL: URL) {
@@ -75,9 +81,12 @@ public struct CatalogCache: Sendable {
         try writeInfo(info)
     }
 
-    func writeInfo(_ info: Info) throws(NewsstandError) {
+    /// Saves what is known of the copy. `durable: false` skips the sync to the disk, for news that
+    /// may be lost (a 304's new time): a power cut can then leave no info, and the next refresh
+    /// fetches the catalog whole, which is safe.
+    func writeInfo(_ info: Info, durable: Bool = true) throws(NewsstandError) {
         guard let data = try? Self.encoder.encode(info) else { return }
-        try FileOps.writeAtomically(data, to: infoPath)
+        try FileOps.writeAtomically(data, to: infoPath, durable: durable)
     }
 
     /// Moves an unreadable copy aside (kept for a look, not used again) so that it is fetched afresh.

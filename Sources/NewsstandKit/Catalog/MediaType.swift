@@ -45,14 +45,42 @@ public enum MediaType: String, Sendable, CaseIterable {
 
     /// The type a URL's path extension names, or nil when it names none of ours.
     public init?(address: String) {
-        var path = Substring(address)
-        if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<cut] }
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        switch path[path.index(after: dot)...].lowercased() {
-        case "pdf": self = .pdf
-        case "epub": self = .epub
-        case "cbz": self = .cbz
-        case "hpub", "zip": self = .hpub
+        // Read as bytes: this runs for every entry of every catalog load.
+        let utf8 = address.utf8
+        guard let type = utf8.withContiguousStorageIfAvailable(Self.fromExtension) ?? Self.fromExtension(Array(utf8)) else {
+            return nil
+        }
+        self = type
+    }
+
+    private static func fromExtension(_ bytes: some RandomAccessCollection<UInt8>) -> MediaType? {
+        var end = bytes.endIndex
+        if let cut = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = cut }
+        var dot = end
+        var index = end
+        while index > bytes.startIndex {
+            index = bytes.index(before: index)
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") { return nil }
+            if byte == UInt8(ascii: ".") {
+                dot = index
+                break
+            }
+        }
+        guard dot != end else { return nil }
+        let count = bytes.distance(from: dot, to: end) - 1
+        guard (3...4).contains(count) else { return nil }
+        var word: UInt32 = 0
+        var position = bytes.index(after: dot)
+        while position != end {
+            word = word << 8 | UInt32(bytes[position] | 0x20)  // ASCII lower case
+            position = bytes.index(after: position)
+        }
+        switch (count, word) {
+        case (3, 0x70_64_66): return .pdf            // pdf
+        case (4, 0x65_70_75_62): return .epub        // epub
+        case (3, 0x63_62_7A): return .cbz            // cbz
+        case (4, 0x68_70_75_62), (3, 0x7A_69_70): return .hpub  // hpub, zip
         default: return nil
         }
     }

@@ -63,8 +63,8 @@ enum FileOps {
     }
 
     /// Writes `data` to `path` through a temporary file and a rename, so that a crash leaves
-    /// either the old file or the new one.
-    static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws(NewsstandError) {
+    /// either the old file or the new one (after a power cut too, unless `durable` is false).
+    static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644, durable: Bool = true) throws(NewsstandError) {
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw error(errno, "create", temporary) }
@@ -82,7 +82,7 @@ enum FileOps {
             }
         }
         if failure == 0 && fchmod(descriptor, mode) != 0 { failure = errno }
-        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        if failure == 0 && durable && fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         if failure == 0 && rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {

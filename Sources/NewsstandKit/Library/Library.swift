@@ -137,7 +137,8 @@ public struct Library: Sendable {
             if first {
                 first = false
                 guard type.matchesSignature(bytes) else {
-                    throw NewsstandError(.verificationFailed, "The server sent something that is not a \(type.name) (a web page?); it was discarded.")
+                    let article = type == .epub ? "an" : "a"
+                    throw NewsstandError(.verificationFailed, "The server sent something that is not \(article) \(type.name) (a web page?); it was discarded.")
                 }
                 if entry.sha256 == nil { return }
             }

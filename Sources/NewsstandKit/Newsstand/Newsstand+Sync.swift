@@ -34,27 +34,32 @@ extension Newsstand {
     public func sync() throws(NewsstandError) -> SyncReport {
         let lock = try SyncLock(path: configuration.directories.state + "/sync.lock")
         defer { lock.release() }
-        // Unchanged catalogs are read only where a policy or the budget needs their issues.
-        var outcomes = refreshAllAndWait(respectingFreshness: true, readingUnchanged: false)
-            .map { SyncOutcome(subscription: $0.store.name, refresh: $0.result) }
-        for store in stores where store.numberOfIssues == 0 && needsIssues(store) {
-            // A copy that no longer reads is set aside, and fetched whole.
-            if !store.loadCache() { _ = store.refreshAndWait() }
-        }
-
-        var wanted: [Issue] = []
-        for store in stores where store.numberOfIssues > 0 {
-            wanted += issuesToAutoDownload(in: store)
-        }
+        // Each publication's downloads start as soon as its own catalog is in, while the others
+        // are still being fetched; an unchanged catalog is read only where a policy or the budget
+        // needs its issues.
+        let wanted = Locked<[Issue]>([])
         let center = configuration.notificationCenter
         let changed = DispatchSemaphore(value: 0)
         let observer = center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { _ in changed.signal() }
-        for issue in wanted { download(issue) }
-        while wanted.contains(where: { $0.state.isActive }) {
+        defer { center.removeObserver(observer) }
+        let results = refreshAllAndWait(respectingFreshness: true, readingUnchanged: false) { [self] store, _ in
+            if store.numberOfIssues == 0 && needsIssues(store) && !store.loadCache() {
+                // A copy that no longer reads was set aside by loadCache: fetch it whole.
+                _ = store.refreshAndWait()
+            }
+            let issues = issuesToAutoDownload(in: store)
+            wanted.withLock { $0 += issues }
+            for issue in issues { download(issue) }
+        }
+        var outcomes = results.map { SyncOutcome(subscription: $0.store.name, refresh: $0.result) }
+        let downloads = wanted.withLock { $0 }
+        while downloads.contains(where: { $0.state.isActive }) {
             _ = changed.wait(timeout: .now() + 1)
         }
-        center.removeObserver(observer)
-        for issue in wanted {
+        for store in stores where store.numberOfIssues == 0 && needsIssues(store) {
+            store.loadCache()
+        }
+        for issue in downloads {
             guard let index = outcomes.firstIndex(where: { $0.subscription == issue.subscription }) else { continue }
             switch issue.state {
             case .downloaded: outcomes[index].downloaded.append(issue.localKey)

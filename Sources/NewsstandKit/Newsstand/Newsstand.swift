@@ -97,6 +97,61 @@ public final class Newsstand: Sendable {
         }
     }
 
+    /// Shows every store's cached catalog, reading several at once; returns how many had one.
+    /// Reads only the disk. (A local catalog file is read as a refresh would.)
+    @discardableResult
+    public func loadCaches(_ stores: [Store]? = nil) -> Int {
+        let stores = stores ?? self.stores
+        let loaded = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: stores.count) { index in
+            let store = stores[index]
+            let found = store.subscription.url.isFileURL ? (try? store.refreshAndWait().get()) != nil : store.loadCache()
+            if found { loaded.withLock { $0 += 1 } }
+        }
+        return loaded.withLock { $0 }
+    }
+
+    /// Loads the stores' cached catalogs a few ahead on other threads and hands each to `body`
+    /// in order, on this thread; after `body` its issues are dropped, so that a hundred
+    /// publications of a thousand issues never sit in memory at once. Returns how many had a copy.
+    @discardableResult
+    public func withEachCachedStore(_ stores: [Store]? = nil, _ body: (Store, Bool) -> Void) -> Int {
+        let stores = stores ?? self.stores
+        let ready = stores.map { _ in DispatchSemaphore(value: 0) }
+        let found = Locked([Bool](repeating: false, count: stores.count))
+        let window = DispatchSemaphore(value: max(2, ProcessInfo.processInfo.activeProcessorCount * 2))
+        let next = Locked(0)
+        for _ in 0..<min(stores.count, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+            DispatchQueue.global().async {
+                while true {
+                    window.wait()
+                    let index = next.withLock { next -> Int in
+                        defer { next += 1 }
+                        return next
+                    }
+                    guard index < stores.count else {
+                        window.signal()
+                        return
+                    }
+                    let store = stores[index]
+                    let loaded = store.subscription.url.isFileURL ? (try? store.refreshAndWait().get()) != nil : store.loadCache()
+                    found.withLock { $0[index] = loaded }
+                    ready[index].signal()
+                }
+            }
+        }
+        var count = 0
+        for (index, store) in stores.enumerated() {
+            ready[index].wait()
+            let loaded = found.withLock { $0[index] }
+            if loaded { count += 1 }
+            body(store, loaded)
+            store.unloadIssues()
+            window.signal()
+        }
+        return count
+    }
+
     // MARK: Downloads
 
     /// Queues a download of the issue; returns false when it is already queued, running or installed.
@@ -161,10 +216,11 @@ public final class Newsstand: Sendable {
     // MARK: Refreshing
 
     /// Refreshes every subscription as one group, a few at a time; one failing never stops the
-    /// others. `completion` runs once, on a background thread, with a result per subscription in
-    /// the newsstand's order.
+    /// others. `each` runs as each subscription's refresh ends, `completion` once after the last,
+    /// both on background threads; `completion` has a result per subscription in the newsstand's order.
     public func refreshAll(
         respectingFreshness: Bool = false, readingUnchanged: Bool = true,
+        each: @escaping @Sendable (Store, Result<Store.RefreshSummary, NewsstandError>) -> Void = { _, _ in },
         completion: @escaping @Sendable ([(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)]) -> Void
     ) {
         let stores = self.stores
@@ -182,6 +238,7 @@ public final class Newsstand: Sendable {
             stores[index].refresh(respectingFreshness: respectingFreshness, readingUnchanged: readingUnchanged) { result in
                 results.withLock { $0[index] = result }
                 startNext()
+                each(stores[index], result)
                 group.leave()
             }
         }
@@ -194,11 +251,12 @@ public final class Newsstand: Sendable {
 
     /// ``refreshAll(respectingFreshness:completion:)``, waiting for the group to end. Not on a UI thread.
     public func refreshAllAndWait(
-        respectingFreshness: Bool = false, readingUnchanged: Bool = true
+        respectingFreshness: Bool = false, readingUnchanged: Bool = true,
+        each: @escaping @Sendable (Store, Result<Store.RefreshSummary, NewsstandError>) -> Void = { _, _ in }
     ) -> [(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)] {
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<[(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)]>([])
-        refreshAll(respectingFreshness: respectingFreshness, readingUnchanged: readingUnchanged) { results in
+        refreshAll(respectingFreshness: respectingFreshness, readingUnchanged: readingUnchanged, each: each) { results in
             outcome.withLock { $0 = results }
             done.signal()
         }

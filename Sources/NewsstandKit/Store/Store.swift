@@ -95,6 +95,25 @@ public final class Store: Sendable {
     /// Every issue, in the catalog's order.
     public var issues: [Issue] { contents.withLock { $0.issues } }
 
+    /// Whether a copy of the catalog can be shown without the network (a cached copy, or a local file).
+    public var hasCachedCopy: Bool {
+        subscription.url.isFileURL ? FileManager.default.fileExists(atPath: subscription.url.path) : cache.readInfo() != nil
+            || cache.hasLegacyCopy(of: subscription.url)
+    }
+
+    /// Drops the loaded issues (not their files): a listing of many publications keeps one at a
+    /// time. ``loadCache()`` or a refresh brings them back.
+    public func unloadIssues() {
+        let dropped = contents.withLock { contents -> [Issue] in
+            defer {
+                contents.issues = []
+                contents.positions = [:]
+            }
+            return contents.issues
+        }
+        _ = dropped  // freed here, outside the lock
+    }
+
     // MARK: Loading
 
     /// Shows the cached copy of the catalog, if there is a good one. Reads only the disk.
@@ -118,8 +137,10 @@ public final class Store: Sendable {
 
     /// Whether the cached copy may be used without asking the server: inside its max-age, or
     /// before the time a busy server asked to be left alone until.
-    public var cacheIsFresh: Bool {
-        guard let info = cache.readInfo(), info.url == subscription.url.absoluteString else { return false }
+    public var cacheIsFresh: Bool { cache.readInfo().map(isFresh) ?? false }
+
+    private func isFresh(_ info: CatalogCache.Info) -> Bool {
+        guard info.url == subscription.url.absoluteString else { return false }
         let now = Date()
         return (info.freshUntil.map { $0 > now } ?? false) || (info.retryNotBefore.map { $0 > now } ?? false)
     }
@@ -157,7 +178,7 @@ public final class Store: Sendable {
         let info = cache.readInfo()
         let cached = info?.url != url.absoluteString || (readingUnchanged && numberOfIssues == 0) ? nil : info
         let hasIssues = numberOfIssues > 0
-        if respectingFreshness, let cached, cacheIsFresh {
+        if respectingFreshness, let cached, isFresh(cached) {
             finishRefresh(.success(RefreshSummary(
                 changed: false, newIssues: 0, totalIssues: hasIssues ? numberOfIssues : cached.issueCount ?? 0, source: .cache,
                 askedServer: false)))
@@ -249,7 +270,7 @@ public final class Store: Sendable {
                 info.fetchedAt = now
                 info.freshUntil = freshUntil
                 info.retryNotBefore = nil
-                try? cache.writeInfo(info)
+                try? cache.writeInfo(info, durable: false)
                 contents.withLock {
                     $0.fetchedAt = info.fetchedAt
                     $0.source = .network
@@ -316,8 +337,10 @@ public final class Store: Sendable {
     private func apply(_ catalog: Catalog, source: CatalogSource, fetchedAt: Date) -> RefreshSummary {
         let folders = library.keysWithFolders()
         let (library, center, name) = (library, center, name)
+        var previousWasEmpty = false
         let summary = contents.withLock { contents -> RefreshSummary in
             let previous = (issues: contents.issues, positions: contents.positions)
+            previousWasEmpty = previous.issues.isEmpty
             let entries = catalog.entries
             // A first load of 100,000 issues makes as many objects: made on every core.
             let pieces = Pieces.map(entries.count) { range, _ -> (issues: [Issue], new: Int, changed: Bool) in
@@ -362,21 +385,27 @@ public final class Store: Sendable {
                 changed: changed, newIssues: previous.issues.isEmpty ? entries.count : newIssues,
                 totalIssues: issues.count, source: source)
         }
-        loadReadingState()
+        var result = summary
+        // Issues never seen before, by the reading state: right even when this process had not
+        // loaded the previous copy (a sync reads an old catalog only when it must).
+        if let firstSeen = loadReadingState(), previousWasEmpty { result.newIssues = firstSeen }
         if summary.changed { center.post(name: Self.issuesDidChangeNotification, object: self) }
-        return summary
+        return result
     }
 
-    /// Gives each issue its reading record, recording first sightings.
-    private func loadReadingState() {
-        guard let readingState = configuration.readingState else { return }
+    /// Gives each issue its reading record, recording first sightings; returns how many there were
+    /// (nil without a reading state).
+    @discardableResult
+    private func loadReadingState() -> Int? {
+        guard let readingState = configuration.readingState else { return nil }
         let issues = self.issues
         var records = readingState.records(subscription: name)
-        let unseen = issues.lazy.map(\.localKey).filter { records[$0] == nil }
-        if !unseen.isEmpty, (try? readingState.recordSeen(subscription: name, keys: Array(unseen))) != nil {
-            records = readingState.records(subscription: name)
+        let unseen = issues.map(\.localKey).filter { records[$0] == nil }
+        if !unseen.isEmpty, let seen = try? readingState.recordSeen(subscription: name, keys: unseen) {
+            records.merge(seen) { known, _ in known }
         }
         for issue in issues { issue.setReading(records[issue.localKey], notify: false) }
+        return unseen.count
     }
 
     private func setStatus(_ status: Status) {

@@ -63,7 +63,18 @@ private final class TransferLoop: Sendable {
     }
 
     private let queue = Locked(Queue())
-    private let multi = CurlMulti()
+    /// Made with the first transfer: an engine that never fetches (an offline `list`) never
+    /// loads libcurl's TLS stack.
+    private let multiHandle = Locked<CurlMulti?>(nil)
+
+    private var multi: CurlMulti {
+        multiHandle.withLock { handle in
+            if let handle { return handle }
+            let made = CurlMulti()
+            handle = made
+            return made
+        }
+    }
 
     /// Transfers waiting or running here.
     var load: Int { queue.withLock { $0.pending.count + $0.active } }
@@ -89,11 +100,12 @@ private final class TransferLoop: Sendable {
             if queue.running { queue.cancelled.insert(id) }
             return queue.running
         }
-        if running { multi.wakeUp() }
+        if running { multiHandle.withLock { $0 }?.wakeUp() }
     }
 
     /// The thread's loop. Never returns: the thread lives as long as the process.
     private func run() {
+        let multi = self.multi
         var active: [Int: EasyTransfer] = [:]
         var byHandle: [UnsafeMutableRawPointer: EasyTransfer] = [:]
         func add(_ transfer: EasyTransfer) {

@@ -19,19 +19,14 @@ extension NewsstandCommand {
             try reportingFailures {
                 let newsstand = try options.makeNewsstand()
                 let stores = options.selectedStores(newsstand)
+                var printer = Printer(json: json)
+                // Each publication is printed, then its issues dropped: a hundred of them are never
+                // all in memory at once.
                 if offline {
-                    var loaded = 0
-                    for store in stores {
-                        if store.subscription.url.isFileURL {
-                            _ = store.refreshAndWait()
-                            loaded += 1
-                        } else if store.loadCache() {
-                            loaded += 1
-                        }
-                    }
-                    guard loaded > 0 else {
+                    guard stores.contains(where: \.hasCachedCopy) else {
                         throw CommandFailure("No cached copy of the catalog exists yet: run `newsstand refresh` while online.", exitCode: 2)
                     }
+                    newsstand.withEachCachedStore(stores) { store, _ in printer.print(store) }
                 } else {
                     let results = refreshAll(newsstand, stores, respectingFreshness: true)
                     for (store, result) in results {
@@ -41,43 +36,102 @@ extension NewsstandCommand {
                             Output.error("newsstand: \(store.name): \(store.status.summary)")
                         }
                     }
+                    for store in stores {
+                        printer.print(store)
+                        store.unloadIssues()
+                    }
                 }
+                printer.finish()
+            }
+        }
+
+        /// Prints publications one after another: a table, or one JSON object whose `issues` come
+        /// first (written as each publication is read) and `subscriptions` last.
+        private struct Printer {
+            let json: Bool
+            private var wroteIssue = false
+            private var subscriptions = JSONWriter(capacity: 256)
+            private var printedAny = false
+
+            init(json: Bool) {
+                self.json = json
                 if json {
-                    printJSON(stores)
+                    Output.write(bytes: Array("{\"issues\":[".utf8), to: STDOUT_FILENO)
+                    subscriptions.beginArray()
+                }
+            }
+
+            mutating func print(_ store: Store) {
+                if json {
+                    printJSON(store)
                 } else {
-                    printTable(stores)
+                    if printedAny { Output.line("") }
+                    List.printTable(store)
                 }
+                printedAny = true
             }
-        }
 
-        private func printTable(_ stores: [Store]) {
-            let width = Output.terminalWidth
-            for (number, store) in stores.enumerated() {
+            mutating func finish() {
+                guard json else { return }
+                subscriptions.endArray()
+                Output.write(bytes: Array("],\"subscriptions\":".utf8) + subscriptions.bytes + Array("}\n".utf8), to: STDOUT_FILENO)
+            }
+
+            private mutating func printJSON(_ store: Store) {
+                let source: String
+                switch store.catalogSource {
+                case .network?: source = "network"
+                case .file?: source = "file"
+                default: source = "cache"
+                }
+                subscriptions.beginObject()
+                subscriptions.field("fetchedAt", store.catalogFetchedAt.map(Formatting.timestamp))
+                subscriptions.field("name", store.name)
+                subscriptions.field("source", source)
+                subscriptions.field("status", store.status.summary)
+                subscriptions.field("title", store.catalogTitle.map(TextSanitizer.inert))
+                subscriptions.field("url", store.subscription.url.absoluteString)
+                subscriptions.endObject()
+                // A large catalog is written in pieces on every core, then printed in order.
                 let issues = store.issues
-                if number > 0 { Output.line("") }
-                Output.line("\(store.name): \(TextSanitizer.inert(store.displayTitle)) — \(issues.count) issues (\(store.status.summary))")
-                let idWidth = min(24, max(2, issues.map { $0.id.count }.max() ?? 2))
-                let stateWidth = 11
-                let header = [DisplayWidth.pad("ID", to: idWidth), DisplayWidth.pad("DATE", to: 10), "FREE",
-                              DisplayWidth.pad("STATE", to: stateWidth), "    ", "TITLE"].joined(separator: "  ")
-                let titleColumn = idWidth + 10 + 4 + stateWidth + 4 + 10
-                let titleWidth = width.map { max(8, $0 - titleColumn) }
-                Output.line(header)
-                for issue in issues {
-                    let entry = issue.entry
-                    var title = TextSanitizer.inert(entry.title)
-                    if let titleWidth { title = DisplayWidth.truncate(title, to: titleWidth) }
-                    let reading = issue.reading
-                    let badge = reading?.pinned == true ? "PIN " : reading?.isNew == true ? "NEW " : reading?.isRead == true ? "read" : "    "
-                    let row = [DisplayWidth.pad(DisplayWidth.truncate(TextSanitizer.inert(issue.id), to: idWidth), to: idWidth),
-                               DisplayWidth.pad(Formatting.day(entry.releaseDate), to: 10),
-                               entry.isFree ? "yes " : "no  ", DisplayWidth.pad(stateText(issue.state), to: stateWidth), badge, title]
-                    Output.line(row.joined(separator: "  "))
+                let parts = Pieces.map(issues.count) { range, _ -> [UInt8] in
+                    var part = JSONWriter(capacity: 256 * range.count)
+                    for issue in issues[range] { List.writeIssue(issue, to: &part) }
+                    return part.bytes
+                }
+                for part in parts where !part.isEmpty {
+                    if wroteIssue { Output.write(bytes: [UInt8(ascii: ",")], to: STDOUT_FILENO) }
+                    wroteIssue = true
+                    Output.write(bytes: part, to: STDOUT_FILENO)
                 }
             }
         }
 
-        private func stateText(_ state: DownloadState) -> String {
+        private static func printTable(_ store: Store) {
+            let width = Output.terminalWidth
+            let issues = store.issues
+            Output.line("\(store.name): \(TextSanitizer.inert(store.displayTitle)) — \(Formatting.count(issues.count, "issue")) (\(store.status.summary))")
+            let idWidth = min(24, max(2, issues.map { $0.id.count }.max() ?? 2))
+            let stateWidth = 11
+            let header = [DisplayWidth.pad("ID", to: idWidth), DisplayWidth.pad("DATE", to: 10), "FREE",
+                          DisplayWidth.pad("STATE", to: stateWidth), "    ", "TITLE"].joined(separator: "  ")
+            let titleColumn = idWidth + 10 + 4 + stateWidth + 4 + 10
+            let titleWidth = width.map { max(8, $0 - titleColumn) }
+            Output.line(header)
+            for issue in issues {
+                let entry = issue.entry
+                var title = TextSanitizer.inert(entry.title)
+                if let titleWidth { title = DisplayWidth.truncate(title, to: titleWidth) }
+                let reading = issue.reading
+                let badge = reading?.pinned == true ? "PIN " : reading?.isNew == true ? "NEW " : reading?.isRead == true ? "read" : "    "
+                let row = [DisplayWidth.pad(DisplayWidth.truncate(TextSanitizer.inert(issue.id), to: idWidth), to: idWidth),
+                           DisplayWidth.pad(Formatting.day(entry.releaseDate), to: 10),
+                           entry.isFree ? "yes " : "no  ", DisplayWidth.pad(stateText(issue.state), to: stateWidth), badge, title]
+                Output.line(row.joined(separator: "  "))
+            }
+        }
+
+        private static func stateText(_ state: DownloadState) -> String {
             switch state {
             case .downloaded: return "downloaded"
             case .partial(let received, let total):
@@ -85,50 +139,6 @@ extension NewsstandCommand {
                 return "partial"
             default: return "remote"
             }
-        }
-
-        private func printJSON(_ stores: [Store]) {
-            var json = JSONWriter(capacity: 512)
-            json.beginObject()
-            json.key("subscriptions")
-            json.beginArray()
-            for store in stores {
-                let source: String
-                switch store.catalogSource {
-                case .network?: source = "network"
-                case .file?: source = "file"
-                default: source = "cache"
-                }
-                json.beginObject()
-                json.field("fetchedAt", store.catalogFetchedAt.map(Formatting.timestamp))
-                json.field("name", store.name)
-                json.field("source", source)
-                json.field("status", Redaction.redact(store.status.summary, secrets: []))
-                json.field("title", store.catalogTitle.map(TextSanitizer.inert))
-                json.field("url", store.subscription.url.absoluteString)
-                json.endObject()
-            }
-            json.endArray()
-            json.key("issues")
-            json.beginArray()
-            Output.write(bytes: json.bytes, to: STDOUT_FILENO)
-            // Large catalogs are written in pieces on every core, then printed in order.
-            var first = true
-            for store in stores {
-                let issues = store.issues
-                let parts = Pieces.map(issues.count) { range, _ -> [UInt8] in
-                    var part = JSONWriter(capacity: 200 * range.count)
-                    for issue in issues[range] { Self.writeIssue(issue, to: &part) }
-                    return part.bytes
-                }
-                for part in parts where !part.isEmpty {
-                    if !first { Output.write(bytes: [UInt8(ascii: ",")], to: STDOUT_FILENO) }
-                    first = false
-                    Output.write(bytes: part, to: STDOUT_FILENO)
-                }
-            }
-            // What `json` opened: the issues array and the outer object.
-            Output.write(bytes: Array("]}\n".utf8), to: STDOUT_FILENO)
         }
 
         private static func writeIssue(_ issue: Issue, to json: inout JSONWriter) {

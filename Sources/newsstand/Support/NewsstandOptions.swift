@@ -124,8 +124,7 @@ struct NewsstandOptions: ParsableArguments {
 /// Loads what a command that looks issues up needs: the cached catalogs when they know every
 /// address asked for, else a fresh fetch of the selected subscriptions.
 func loadCatalogs(_ newsstand: Newsstand, _ stores: [Store], needing addresses: [String] = [], subscription: String? = nil) throws {
-    var cached = true
-    for store in stores where !store.loadCache() { cached = false }
+    let cached = newsstand.loadCaches(stores) == stores.count
     if cached, addresses.allSatisfy({ (try? newsstand.issue(addressed: $0, in: subscription)) != nil }) {
         return
     }
