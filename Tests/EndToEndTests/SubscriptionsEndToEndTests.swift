@@ -206,6 +206,24 @@ final class SubscriptionsEndToEndTests: XCTestCase {
         XCTAssertEqual(state["weekly/w1"]?["state"] as? String, "downloaded")
     }
 
+    func testSyncSaysWhetherSomeOrNothingWasReachable() throws {
+        publish("weekly", ["w1"])
+        publish("monthly", ["m1"])
+        publish("club", ["c1"])
+        try subscribeThree()
+        servers["weekly"]!.requireAuthorization(TestServer.basic("ann", "hunter2-weekly"))
+        servers["club"]!.stop()
+        let partial = try runner.run("sync")
+        XCTAssertEqual(partial.status, 5, partial.output + partial.error)
+        XCTAssertTrue(partial.output.contains("club: failed:"), partial.output)
+        XCTAssertTrue(partial.output.contains("weekly: ") && partial.output.contains("downloaded w1"), partial.output)
+        servers["weekly"]!.stop()
+        servers["monthly"]!.stop()
+        let none = try runner.run("sync", "--json")
+        XCTAssertEqual(none.status, 4, none.output + none.error)
+        XCTAssertEqual(try json(none)["succeeded"] as? Bool, false)
+    }
+
     func testABrokenConfigStopsEverythingAndNamesTheLine() throws {
         publish("club", ["c1"])
         try FileManager.default.createDirectory(atPath: folder.path + "/config/newsstand", withIntermediateDirectories: true)

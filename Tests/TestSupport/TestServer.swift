@@ -70,6 +70,9 @@ public final class TestServer: Sendable {
         var requests: [Request] = []
         var bodyBytesSent: [String: Int] = [:]
         var activeTransfers = 0
+        /// Bodies being sent, and the most at once, by the first segment of the path (`/a/1.pdf` → `/a`).
+        var activeByFolder: [String: Int] = [:]
+        var maximumByFolder: [String: Int] = [:]
         var maximumActiveTransfers = 0
         var connections: Set<Int32> = []
         var stopped = false
@@ -161,6 +164,8 @@ public final class TestServer: Sendable {
     public func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
     /// The most transfers that were sending a body at the same time.
     public var maximumActiveTransfers: Int { state.withLock { $0.maximumActiveTransfers } }
+    /// The most bodies sent at once under one top folder (`/a` for `/a/1.pdf`).
+    public func maximumActiveTransfers(under folder: String) -> Int { state.withLock { $0.maximumByFolder[folder] ?? 0 } }
     public func bodyBytesSent(for path: String) -> Int { state.withLock { $0.bodyBytesSent[path] ?? 0 } }
 
     /// Waits until `condition` holds, re-checking whenever the server's state changes.
@@ -349,12 +354,18 @@ public final class TestServer: Sendable {
         case .stallAfter(let count)?: limit = min(count, body.count)
         default: break
         }
+        let folder = "/" + (path.split(separator: "/").first.map(String.init) ?? "")
         state.withLock { state in
             state.activeTransfers += 1
             state.maximumActiveTransfers = max(state.maximumActiveTransfers, state.activeTransfers)
+            state.activeByFolder[folder, default: 0] += 1
+            state.maximumByFolder[folder] = max(state.maximumByFolder[folder] ?? 0, state.activeByFolder[folder]!)
         }
         defer {
-            state.withLock { $0.activeTransfers -= 1 }
+            state.withLock { state in
+                state.activeTransfers -= 1
+                state.activeByFolder[folder, default: 1] -= 1
+            }
             signalChange()
         }
         let chunkSize = throttle.map { max(1024, min(64 * 1024, $0 / 20)) } ?? 256 * 1024

@@ -42,9 +42,10 @@ extension Newsstand {
         let changed = DispatchSemaphore(value: 0)
         let observer = center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { _ in changed.signal() }
         defer { center.removeObserver(observer) }
-        let results = refreshAllAndWait(respectingFreshness: true, readingUnchanged: false) { [self] store, _ in
-            if store.numberOfIssues == 0 && needsIssues(store) && !store.loadCache() {
-                // A copy that no longer reads was set aside by loadCache: fetch it whole.
+        let results = refreshAllAndWait(respectingFreshness: true, readingUnchanged: false) { [self] store, result in
+            if store.numberOfIssues == 0 && needsIssues(store) && !store.loadCache(), (try? result.get()) != nil {
+                // The server answered, but the copy it called current no longer reads (loadCache
+                // set it aside): fetch it whole. A server that did not answer is not asked twice.
                 _ = store.refreshAndWait()
             }
             let issues = issuesToAutoDownload(in: store)

@@ -38,6 +38,7 @@ public struct StorageBudget: Sendable {
     /// Removes what the budget asks for and returns what went.
     public static func apply(to newsstand: Newsstand) -> [Removal] {
         let active = Set(newsstand.activeIssues.map(\.address))
+        let open = OpenFiles.paths(under: newsstand.configuration.directories.data + "/")
         var removals: [Removal] = []
         var remaining: [[Candidate]] = []
         for store in newsstand.stores {
@@ -45,7 +46,7 @@ public struct StorageBudget: Sendable {
                 guard case .downloaded(let path) = issue.state else { return nil }
                 let reading = issue.reading
                 let removable = (reading?.isRead ?? false) && !(reading?.pinned ?? false) && !active.contains(issue.address)
-                    && !OpenFiles.isOpen(path)
+                    && !open.contains(path)
                 return Candidate(issue: issue, bytes: store.library.sizeOnDisk(key: issue.localKey), removable: removable)
             }
             let subscription = store.subscription
@@ -84,10 +85,12 @@ public struct StorageBudget: Sendable {
     }
 }
 
-/// Whether any process has a file open, from `/proc/*/fd`: a reader showing an issue keeps it.
+/// The files processes hold open, from `/proc/*/fd`: a reader showing an issue keeps it.
 enum OpenFiles {
-    static func isOpen(_ path: String) -> Bool {
-        guard let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }
+    /// Every open file whose path starts with `prefix`, in one pass over `/proc`.
+    static func paths(under prefix: String) -> Set<String> {
+        guard let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        var open: Set<String> = []
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         for pid in processes where pid.first?.isNumber == true {
             let folder = "/proc/\(pid)/fd"
@@ -95,9 +98,10 @@ enum OpenFiles {
             for descriptor in descriptors {
                 let count = readlink(folder + "/" + descriptor, &buffer, buffer.count - 1)
                 guard count > 0 else { continue }
-                if String(decoding: buffer[0..<count], as: UTF8.self) == path { return true }
+                let path = String(decoding: buffer[0..<count], as: UTF8.self)
+                if path.hasPrefix(prefix) { open.insert(path) }
             }
         }
-        return false
+        return open
     }
 }

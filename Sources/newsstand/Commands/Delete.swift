@@ -13,10 +13,8 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                let newsstand = try options.makeNewsstand()
-                try loadCatalogs(newsstand, options.selectedStores(newsstand), needing: ids, subscription: options.subscription)
-                for id in ids {
-                    let issue = try newsstand.issue(addressed: id, in: options.subscription)
+                let (newsstand, issues) = try options.resolve(ids)
+                for issue in issues {
                     let before = issue.state
                     try newsstand.delete(issue)
                     Output.line(before == .remote ? "\(issue.address): nothing to delete." : "\(issue.address): deleted.")

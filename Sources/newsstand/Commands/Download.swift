@@ -23,17 +23,9 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                let newsstand = try options.makeNewsstand()
-                let stores = options.selectedStores(newsstand)
-                try loadCatalogs(newsstand, stores, needing: ids, subscription: options.subscription)
-                var issues: [Issue] = []
+                var (newsstand, issues) = try options.resolve(ids)
                 if allFree {
-                    issues = stores.flatMap { $0.issues.filter { $0.entry.isFree } }
-                } else {
-                    for id in ids {
-                        let issue = try newsstand.issue(addressed: id, in: options.subscription)
-                        if !issues.contains(where: { $0 === issue }) { issues.append(issue) }
-                    }
+                    issues = options.selectedStores(newsstand).flatMap { $0.issues.filter { $0.entry.isFree } }
                 }
                 let failures = DownloadRun(newsstand: newsstand, issues: issues).run()
                 if !failures.isEmpty {

@@ -30,7 +30,7 @@ extension NewsstandCommand {
                 } else {
                     let results = refreshAll(newsstand, stores, respectingFreshness: true)
                     for (store, result) in results {
-                        printWarnings(store)
+                        printWarnings(store, among: stores.count)
                         if case .failure(let error) = result {
                             if stores.count == 1 && store.numberOfIssues == 0 { throw CommandFailure(error: error, store: store) }
                             Output.error("newsstand: \(store.name): \(store.status.summary)")

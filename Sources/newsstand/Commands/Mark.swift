@@ -21,9 +21,7 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                let newsstand = try options.makeNewsstand()
-                try loadCatalogs(newsstand, options.selectedStores(newsstand), needing: ids, subscription: options.subscription)
-                let issues = try ids.map { id throws(NewsstandError) in try newsstand.issue(addressed: id, in: options.subscription) }
+                let (newsstand, issues) = try options.resolve(ids)
                 switch action {
                 case .read: try newsstand.setRead(true, issues)
                 case .unread: try newsstand.setRead(false, issues)

@@ -15,10 +15,8 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                let newsstand = try options.makeNewsstand()
-                try loadCatalogs(newsstand, options.selectedStores(newsstand), needing: [id], subscription: options.subscription)
-                let issue = try newsstand.issue(addressed: id, in: options.subscription)
-                try newsstand.open(issue, with: Opener.fromEnvironment())
+                let (newsstand, issues) = try options.resolve([id])
+                try newsstand.open(issues[0], with: Opener.fromEnvironment())
             }
         }
     }

@@ -15,7 +15,7 @@ extension NewsstandCommand {
                 let hadCache = Dictionary(uniqueKeysWithValues: stores.map { ($0.name, $0.loadCache()) })
                 var failures: [NewsstandError] = []
                 for (store, result) in refreshAll(newsstand, stores) {
-                    printWarnings(store)
+                    printWarnings(store, among: stores.count)
                     let name = "\(store.name): "
                     switch result {
                     case .success(let summary):

@@ -114,6 +114,18 @@ struct NewsstandOptions: ParsableArguments {
         return newsstand
     }
 
+    /// The newsstand with the issues `addresses` name (`NAME/ID`, or IDs), their catalogs loaded.
+    func resolve(_ addresses: [String]) throws -> (Newsstand, [Issue]) {
+        let newsstand = try makeNewsstand()
+        try loadCatalogs(newsstand, selectedStores(newsstand), needing: addresses, subscription: subscription)
+        var issues: [Issue] = []
+        for address in addresses {
+            let issue = try newsstand.issue(addressed: address, in: subscription)
+            if !issues.contains(where: { $0 === issue }) { issues.append(issue) }
+        }
+        return (newsstand, issues)
+    }
+
     /// The stores this run looks at: `--subscription`'s, else all.
     func selectedStores(_ newsstand: Newsstand) -> [Store] {
         guard let subscription else { return newsstand.stores }
@@ -129,7 +141,7 @@ func loadCatalogs(_ newsstand: Newsstand, _ stores: [Store], needing addresses: 
         return
     }
     for (store, result) in refreshAll(newsstand, stores) {
-        printWarnings(store)
+        printWarnings(store, among: stores.count)
         if case .failure(let error) = result, store.numberOfIssues == 0, stores.count == 1 {
             throw CommandFailure(error: error, store: store)
         } else if case .failure = result, store.numberOfIssues == 0 {
@@ -146,9 +158,10 @@ func refreshAll(_ newsstand: Newsstand, _ stores: [Store], respectingFreshness: 
     return stores.map { ($0, $0.refreshAndWait(respectingFreshness: respectingFreshness)) }
 }
 
-func printWarnings(_ store: Store) {
+/// The entries `store` skipped, at most twenty lines; named after the store when there are several.
+func printWarnings(_ store: Store, among count: Int = 1) {
     let warnings = store.warnings
-    let prefix = store.name == "demo" || store.name.contains("-") && store.subscription.title == nil ? "" : "\(store.name): "
+    let prefix = count > 1 ? "\(store.name): " : ""
     for warning in warnings.prefix(20) {
         Output.error("warning: \(prefix)\(warning)")
     }
