@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandKit
+@testable import NewsstandKit
 import TestSupport
 import XCTest
 
@@ -255,6 +255,33 @@ final class NewsstandTests: XCTestCase {
         XCTAssertEqual(later.issue(withID: "c")?.reading?.isRead, false)
         XCTAssertEqual(later.issue(withID: "c")?.reading?.pinned, false)
         XCTAssertEqual(later.issue(withID: "c")?.reading?.isNew, true, "unread again, so new again")
+    }
+
+    func testAReadingSnapshotOfAnUnchangedKeySetReadsOnlyWhatDiffers() throws {
+        let folder = TemporaryDirectory()
+        let state = try ReadingState(path: folder.path + "/reading.sqlite3")
+        let keys = (0..<1_000).map { "k\($0)" }
+        let first = try state.load(subscription: "s", keys: keys, at: Date(timeIntervalSince1970: 1_000))
+        XCTAssertEqual(first.firstSeen, 1_000)
+        XCTAssertTrue(first.records.isEmpty, "untouched back issues need no record of their own")
+        XCTAssertEqual(first.record(for: "k7"), first.untouched)
+        XCTAssertEqual(first.untouched.firstSeen, Date(timeIntervalSince1970: 1_000))
+        try state.setRead(true, subscription: "s", keys: ["k3"])
+        try state.setPinned(true, subscription: "s", keys: ["k4"])
+
+        let same = try state.load(subscription: "s", keys: keys.reversed())
+        XCTAssertEqual(same.firstSeen, 0, "the same set in another order")
+        XCTAssertEqual(Set(same.records.keys), ["k3", "k4"])
+        XCTAssertTrue(same.record(for: "k3").isRead && same.record(for: "k4").pinned)
+        XCTAssertFalse(same.record(for: "k5").isNew)
+
+        let grown = try state.load(subscription: "s", keys: keys + ["k1000"], at: Date(timeIntervalSince1970: 2_000))
+        XCTAssertEqual(grown.firstSeen, 1)
+        XCTAssertTrue(grown.record(for: "k1000").isNew)
+        XCTAssertEqual(grown.record(for: "k1000").firstSeen, Date(timeIntervalSince1970: 2_000))
+        XCTAssertTrue(grown.record(for: "k3").isRead, "marks survive the slow path too")
+        XCTAssertNotEqual(ReadingState.digest(["a", "b"]), ReadingState.digest(["a", "c"]))
+        XCTAssertEqual(ReadingState.digest(["a", "b"]), ReadingState.digest(["b", "a"]))
     }
 
     func testTwoProcessesWritingTheReadingStateAtOnceBothLand() throws {

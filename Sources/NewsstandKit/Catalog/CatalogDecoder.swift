@@ -277,7 +277,7 @@ public struct CatalogDecoder: Sendable {
             let acquisition = Acquisition(
                 address: download, mediaType: MediaType(address: download) ?? .pdf, size: bytes, sha256: digest)
             return .success(CatalogEntry(CatalogEntry.Fields(
-                id: issueID, title: issueTitle, releaseDate: date, coverAddress: cover, acquisitions: [acquisition],
+                id: issueID, title: issueTitle, releaseDate: date, coverAddress: cover, acquisition: acquisition,
                 isFree: isFree, summary: text)))
         }
     }

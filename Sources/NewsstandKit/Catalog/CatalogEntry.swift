@@ -18,19 +18,22 @@ public struct CatalogEntry: Sendable, Equatable {
         public var releaseDate: Date?
         /// The cover's absolute URL as text.
         public var coverAddress: String?
-        /// What the issue can be downloaded as, preferred first.
-        public var acquisitions: [Acquisition]
+        /// What a download fetches: the acquisition the catalog prefers.
+        public var acquisition: Acquisition
+        /// Other forms the catalog offers, in its order (usually none: an empty array costs nothing).
+        public var alternatives: [Acquisition]
         public var isFree: Bool
         public var summary: String?
 
         public init(id: String, localKey: String? = nil, title: String, releaseDate: Date? = nil, coverAddress: String? = nil,
-                    acquisitions: [Acquisition], isFree: Bool = false, summary: String? = nil) {
+                    acquisition: Acquisition, alternatives: [Acquisition] = [], isFree: Bool = false, summary: String? = nil) {
             self.id = id
             self.localKey = localKey ?? LocalKey.make(for: id)
             self.title = title
             self.releaseDate = releaseDate
             self.coverAddress = coverAddress
-            self.acquisitions = acquisitions
+            self.acquisition = acquisition
+            self.alternatives = alternatives
             self.isFree = isFree
             self.summary = summary
         }
@@ -46,7 +49,6 @@ public struct CatalogEntry: Sendable, Equatable {
     @usableFromInline var box: Box
 
     public init(_ fields: Fields) {
-        precondition(!fields.acquisitions.isEmpty, "an entry offers at least one acquisition")
         box = Box(fields)
     }
 
@@ -56,7 +58,7 @@ public struct CatalogEntry: Sendable, Equatable {
         let address = downloadURL.absoluteString
         self.init(Fields(
             id: id, title: title, releaseDate: releaseDate, coverAddress: coverURL?.absoluteString,
-            acquisitions: [Acquisition(address: address, mediaType: MediaType(address: address) ?? .pdf, size: size, sha256: sha256)],
+            acquisition: Acquisition(address: address, mediaType: MediaType(address: address) ?? .pdf, size: size, sha256: sha256),
             isFree: isFree, summary: summary))
     }
 
@@ -71,8 +73,9 @@ public struct CatalogEntry: Sendable, Equatable {
 
     public var fields: Fields { box.fields }
 
-    /// The acquisition a download fetches: the first, which the catalog prefers.
-    public var acquisition: Acquisition { box.fields.acquisitions[0] }
+    /// Every acquisition, preferred first.
+    public var acquisitions: [Acquisition] { [box.fields.acquisition] + box.fields.alternatives }
+    public var acquisition: Acquisition { box.fields.acquisition }
     public var mediaType: MediaType { acquisition.mediaType }
     /// The size in bytes of what a download fetches, when the catalog gives it.
     public var size: Int64? { acquisition.size }

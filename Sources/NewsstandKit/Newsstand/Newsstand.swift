@@ -16,9 +16,7 @@ public final class Newsstand: Sendable {
         public var engine: TransferEngine = .shared
         /// The most bytes all downloaded issues may take.
         public var maxStorage: Int64?
-        /// Whether to keep the reading state (off for a one-off catalog in a read-only place).
-        public var keepsReadingState = true
-        /// Refreshes that run at once in ``refreshAll(respectingFreshness:completion:)``.
+        /// Refreshes that run at once in ``refreshAll(respectingFreshness:readingUnchanged:each:completion:)``.
         public var refreshConcurrency = 8
 
         public init(directories: Directories = .fromEnvironment()) {
@@ -32,14 +30,14 @@ public final class Newsstand: Sendable {
     public let configuration: Configuration
     /// In the configuration's order.
     public let stores: [Store]
-    public let readingState: ReadingState?
+    public let readingState: ReadingState
     private let queue: DownloadQueue
 
     /// A newsstand of `subscriptions`. Libraries made by earlier versions (a folder per catalog
     /// URL hash) are moved to their subscription's folder here, without the network.
     public init(configuration: Configuration, subscriptions: [Subscription]) throws(NewsstandError) {
         self.configuration = configuration
-        readingState = configuration.keepsReadingState ? try ReadingState(path: configuration.readingStatePath) : nil
+        readingState = try ReadingState(path: configuration.readingStatePath)
         var stores: [Store] = []
         for subscription in subscriptions {
             var storeConfiguration = Store.Configuration(subscription: subscription, directories: configuration.directories)
@@ -55,7 +53,6 @@ public final class Newsstand: Sendable {
         self.stores = stores
         let readingState = readingState
         queue = DownloadQueue(engine: configuration.engine, policy: configuration.policy) { issue in
-            guard let readingState else { return }
             try? readingState.markDownloaded(subscription: issue.subscription, key: issue.localKey)
             issue.setReading(readingState.record(subscription: issue.subscription, key: issue.localKey))
         }
@@ -104,9 +101,7 @@ public final class Newsstand: Sendable {
         let stores = stores ?? self.stores
         let loaded = Locked(0)
         DispatchQueue.concurrentPerform(iterations: stores.count) { index in
-            let store = stores[index]
-            let found = store.subscription.url.isFileURL ? (try? store.refreshAndWait().get()) != nil : store.loadCache()
-            if found { loaded.withLock { $0 += 1 } }
+            if stores[index].loadWithoutNetwork() { loaded.withLock { $0 += 1 } }
         }
         return loaded.withLock { $0 }
     }
@@ -133,8 +128,7 @@ public final class Newsstand: Sendable {
                         window.signal()
                         return
                     }
-                    let store = stores[index]
-                    let loaded = store.subscription.url.isFileURL ? (try? store.refreshAndWait().get()) != nil : store.loadCache()
+                    let loaded = stores[index].loadWithoutNetwork()
                     found.withLock { $0[index] = loaded }
                     ready[index].signal()
                 }
@@ -184,7 +178,7 @@ public final class Newsstand: Sendable {
             throw NewsstandError(.notDownloaded, "\(issue.address) is not downloaded: run `newsstand download \(issue.address)` first.")
         }
         try opener.open(path)
-        try readingState?.markOpened(subscription: issue.subscription, key: issue.localKey)
+        try readingState.markOpened(subscription: issue.subscription, key: issue.localKey)
         reloadReading(issue)
     }
 
@@ -201,7 +195,6 @@ public final class Newsstand: Sendable {
     private func changeReading(
         _ issues: [Issue], _ change: (ReadingState, String, [String]) throws(NewsstandError) -> Void
     ) throws(NewsstandError) {
-        guard let readingState else { return }
         for (name, group) in Dictionary(grouping: issues, by: \.subscription) {
             try change(readingState, name, group.map(\.localKey))
         }
@@ -209,7 +202,6 @@ public final class Newsstand: Sendable {
     }
 
     private func reloadReading(_ issue: Issue) {
-        guard let readingState else { return }
         issue.setReading(readingState.record(subscription: issue.subscription, key: issue.localKey))
     }
 

@@ -64,6 +64,14 @@ public final class ReadingState: Sendable {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2: the key set of the last catalog") { db in
+            // What the last load of each subscription's catalog showed, so that a load showing the
+            // same issues need not look for new ones among a hundred thousand.
+            try db.execute(sql: """
+                ALTER TABLE subscription ADD COLUMN catalog_keys INTEGER;
+                ALTER TABLE subscription ADD COLUMN catalog_digest INTEGER;
+                """)
+        }
         return migrator
     }
 
@@ -75,22 +83,79 @@ public final class ReadingState: Sendable {
         }
     }
 
-    /// Records keys a catalog load showed for the first time (the caller knows which: they have
-    /// no record); after the subscription's first load they arrive as new. Returns their records.
-    public func recordSeen(subscription: String, keys: [String], at date: Date = Date()) throws(NewsstandError) -> [String: Record] {
-        try write { db in
-            let firstLoad = try Bool.fetchOne(db, sql: "SELECT 1 FROM subscription WHERE name = ?", arguments: [subscription]) == nil
-            if firstLoad {
-                try db.execute(sql: "INSERT INTO subscription (name, first_loaded) VALUES (?, ?)", arguments: [subscription, date.timeIntervalSince1970])
-            }
-            let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO issue (subscription, key, first_seen, arrived_later) VALUES (?, ?, ?, ?)")
-            var records: [String: Record] = [:]
-            for key in keys {
-                try statement.execute(arguments: [subscription, key, date.timeIntervalSince1970, firstLoad ? 0 : 1])
-                records[key] = Record(firstSeen: date, arrivedLater: !firstLoad, readAt: nil, openedAt: nil, downloadedAt: nil, pinned: false)
-            }
-            return records
+    /// What a catalog load needs to know: the records of the issues the reader did something with
+    /// (or that arrived after the first load), and the one record every other issue has.
+    public struct Snapshot: Sendable {
+        /// The records that differ from ``untouched``, by key.
+        public var records: [String: Record]
+        /// A back issue nobody touched: seen at the subscription's first load, unread, unpinned.
+        public var untouched: Record
+        /// Keys this load showed for the first time.
+        public var firstSeen: Int
+
+        public func record(for key: String) -> Record { records[key] ?? untouched }
+    }
+
+    /// The reading state of a catalog's issues, recording the keys it shows for the first time;
+    /// after the subscription's first load those arrive as new.
+    ///
+    /// A catalog with the same keys as the last one loaded (most loads) costs one small query:
+    /// the key set is compared by count and an order-free digest, and only records that differ
+    /// from an untouched back issue are read.
+    public func load(subscription: String, keys: [String], at date: Date = Date()) throws(NewsstandError) -> Snapshot {
+        let digest = Self.digest(keys)
+        let known = try? pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT first_loaded, catalog_keys, catalog_digest FROM subscription WHERE name = ?",
+                             arguments: [subscription])
         }
+        if let row = known ?? nil, let count: Int = row[1], let stored: Int64 = row[2], count == keys.count, stored == digest {
+            return Snapshot(records: sparseRecords(subscription), untouched: Self.untouched(since: row[0]), firstSeen: 0)
+        }
+        let (firstLoaded, firstSeen) = try write { db -> (Double, Int) in
+            var firstLoaded = try Double.fetchOne(db, sql: "SELECT first_loaded FROM subscription WHERE name = ?", arguments: [subscription])
+            let firstLoad = firstLoaded == nil
+            if firstLoad {
+                firstLoaded = date.timeIntervalSince1970
+                try db.execute(sql: "INSERT INTO subscription (name, first_loaded) VALUES (?, ?)", arguments: [subscription, firstLoaded])
+            }
+            let recorded = try Set(String.fetchAll(db, sql: "SELECT key FROM issue WHERE subscription = ?", arguments: [subscription]))
+            let insert = try db.makeStatement(sql: "INSERT INTO issue (subscription, key, first_seen, arrived_later) VALUES (?, ?, ?, ?)")
+            var added = 0
+            for key in keys where !recorded.contains(key) {
+                // A back issue of a first load is seen when the subscription was first loaded.
+                try insert.execute(arguments: [subscription, key, firstLoad ? firstLoaded : date.timeIntervalSince1970, firstLoad ? 0 : 1])
+                added += 1
+            }
+            try db.execute(sql: "UPDATE subscription SET catalog_keys = ?, catalog_digest = ? WHERE name = ?",
+                           arguments: [keys.count, digest, subscription])
+            return (firstLoaded!, added)
+        }
+        return Snapshot(records: sparseRecords(subscription), untouched: Self.untouched(since: firstLoaded), firstSeen: firstSeen)
+    }
+
+    private func sparseRecords(_ subscription: String) -> [String: Record] {
+        (try? pool.read { db in
+            try Self.fetch(db, """
+                WHERE subscription = ? AND (arrived_later = 1 OR read_at IS NOT NULL OR opened_at IS NOT NULL
+                    OR downloaded_at IS NOT NULL OR pinned = 1)
+                """, [subscription])
+        })?[subscription] ?? [:]
+    }
+
+    private static func untouched(since firstLoaded: Double) -> Record {
+        Record(firstSeen: Date(timeIntervalSince1970: firstLoaded), arrivedLater: false, readAt: nil, openedAt: nil,
+               downloadedAt: nil, pinned: false)
+    }
+
+    /// An order-free digest of a key set: the XOR of each key's 64-bit FNV-1a hash.
+    static func digest(_ keys: [String]) -> Int64 {
+        var digest: UInt64 = 0
+        for key in keys {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            digest ^= hash
+        }
+        return Int64(bitPattern: digest)
     }
 
     /// Every record of a subscription, by key.

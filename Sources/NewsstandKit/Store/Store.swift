@@ -95,6 +95,13 @@ public final class Store: Sendable {
     /// Every issue, in the catalog's order.
     public var issues: [Issue] { contents.withLock { $0.issues } }
 
+    /// Shows what can be shown without the network: the cached copy, or a local catalog file read
+    /// anew. Says whether there was one.
+    @discardableResult
+    public func loadWithoutNetwork() -> Bool {
+        subscription.url.isFileURL ? (try? refreshAndWait().get()) != nil : loadCache()
+    }
+
     /// Whether a copy of the catalog can be shown without the network (a cached copy, or a local file).
     public var hasCachedCopy: Bool {
         subscription.url.isFileURL ? FileManager.default.fileExists(atPath: subscription.url.path) : cache.readInfo() != nil
@@ -399,13 +406,9 @@ public final class Store: Sendable {
     private func loadReadingState() -> Int? {
         guard let readingState = configuration.readingState else { return nil }
         let issues = self.issues
-        var records = readingState.records(subscription: name)
-        let unseen = issues.map(\.localKey).filter { records[$0] == nil }
-        if !unseen.isEmpty, let seen = try? readingState.recordSeen(subscription: name, keys: unseen) {
-            records.merge(seen) { known, _ in known }
-        }
-        for issue in issues { issue.setReading(records[issue.localKey], notify: false) }
-        return unseen.count
+        guard let snapshot = try? readingState.load(subscription: name, keys: issues.map(\.localKey)) else { return nil }
+        for issue in issues { issue.setReading(snapshot.record(for: issue.localKey), notify: false) }
+        return snapshot.firstSeen
     }
 
     private func setStatus(_ status: Status) {

@@ -46,7 +46,7 @@ extension NewsstandCommand {
             try reportingFailures {
                 let newsstand = try options.makeNewsstand()
                 let stores = options.selectedStores(newsstand)
-                for store in stores { if !store.loadCache() && store.subscription.url.isFileURL { _ = store.refreshAndWait() } }
+                newsstand.loadCaches(stores)
                 let usage = StorageBudget.usage(of: newsstand).filter { entry in stores.contains { $0.name == entry.subscription } }
                 let total = usage.reduce(Int64(0)) { $0 + $1.bytes }
                 if json {
