@@ -118,17 +118,17 @@ final class DownloadQueue: Sendable {
     }
 
     private func startAttempt(_ issue: Issue) {
-        let proceed = state.withLock { state -> Store? in
+        let proceed = state.withLock { state -> (store: Store, cancelled: Bool)? in
             guard var job = state.running[issue.address] else { return nil }
-            guard !job.cancelled else { return job.store }
+            guard !job.cancelled else { return (job.store, true) }
             job.attempt += 1
             job.transfer = nil
             job.waitingToRetry = false
             state.running[issue.address] = job
-            return job.store
+            return (job.store, false)
         }
-        guard let store = proceed else { return }  // cancelled while waiting to retry: already ended
-        if state.withLock({ $0.running[issue.address]?.cancelled ?? false }) {
+        guard let (store, cancelled) = proceed else { return }  // cancelled while waiting to retry: already ended
+        if cancelled {
             end(issue, .none)
             return
         }

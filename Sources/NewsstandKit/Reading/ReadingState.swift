@@ -158,11 +158,6 @@ public final class ReadingState: Sendable {
         return Int64(bitPattern: digest)
     }
 
-    /// Every record of a subscription, by key.
-    public func records(subscription: String) -> [String: Record] {
-        (try? pool.read { db in try Self.fetch(db, "WHERE subscription = ?", [subscription]) })?[subscription] ?? [:]
-    }
-
     /// One issue's record.
     public func record(subscription: String, key: String) -> Record? {
         (try? pool.read { db in try Self.fetch(db, "WHERE subscription = ? AND key = ?", [subscription, key]) })?[subscription]?[key]

@@ -144,8 +144,6 @@ public final class Store: Sendable {
 
     /// Whether the cached copy may be used without asking the server: inside its max-age, or
     /// before the time a busy server asked to be left alone until.
-    public var cacheIsFresh: Bool { cache.readInfo().map(isFresh) ?? false }
-
     private func isFresh(_ info: CatalogCache.Info) -> Bool {
         guard info.url == subscription.url.absoluteString else { return false }
         let now = Date()

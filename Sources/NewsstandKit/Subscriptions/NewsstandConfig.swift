@@ -224,8 +224,7 @@ struct ConfigText {
         if let table {
             if let index = headerIndex(of: table) {
                 start = index + 1
-            } else if let parent = table.split(separator: ".").dropLast().joined(separator: ".") as String?,
-                      let index = headerIndex(of: parent) {
+            } else if let index = headerIndex(of: table.split(separator: ".").dropLast().joined(separator: ".")) {
                 // A table written inline or with dotted keys under its parent.
                 let last = table.split(separator: ".").last.map(String.init) ?? table
                 for offset in (index + 1)..<lines.count {

@@ -7,7 +7,6 @@ import Foundation
 enum CurlOption {
     case url(String)
     case protocols(String)
-    case redirectProtocols(String)
     case followLocation(Bool)
     case noSignal
     case bufferSize(Int)
@@ -28,7 +27,6 @@ enum CurlOption {
         switch self {
         case .url: return "CURLOPT_URL"
         case .protocols: return "CURLOPT_PROTOCOLS_STR"
-        case .redirectProtocols: return "CURLOPT_REDIR_PROTOCOLS_STR"
         case .followLocation: return "CURLOPT_FOLLOWLOCATION"
         case .noSignal: return "CURLOPT_NOSIGNAL"
         case .bufferSize: return "CURLOPT_BUFFERSIZE"
@@ -93,7 +91,6 @@ final class CurlEasy {
         switch option {
         case .url(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_URL, value)
         case .protocols(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, value)
-        case .redirectProtocols(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, value)
         case .followLocation(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, value ? 1 : 0)
         case .noSignal: code = ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         case .bufferSize(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, value)
