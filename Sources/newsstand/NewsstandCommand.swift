@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import NewsstandKit
 
 /// The `newsstand` command: a terminal magazine newsstand.
 @main
@@ -20,4 +22,16 @@ struct NewsstandCommand: ParsableCommand {
         ],
         defaultSubcommand: Shelf.self
     )
+
+    /// Parses and runs, except that a first word which is not a command is named as such: the
+    /// parser would hand it to the default command and answer with that command's usage.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let word = arguments.first, !word.hasPrefix("-"), word != "help",
+           !configuration.subcommands.contains(where: { $0._commandName == word }) {
+            Output.error("newsstand: \(TextSanitizer.inert(word)) is not a command: see `newsstand --help` for the commands.")
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        main(arguments)
+    }
 }

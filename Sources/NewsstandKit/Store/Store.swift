@@ -256,9 +256,23 @@ public final class Store: Sendable {
             setStatus(.ready(source: .file, fetchedAt: now))
             finishRefresh(.success(summary))
         } catch {
-            setStatus(.failed(error))
-            finishRefresh(.failure(error))
+            let failure = Self.unreadable(error, at: url.path)
+            setStatus(.failed(failure))
+            finishRefresh(.failure(failure))
         }
+    }
+
+    /// A catalog that arrived but cannot be read, as one sentence on what is wrong and one on what
+    /// to do: the decoder's reason says "The catalog …", which here becomes "it …".
+    static func unreadable(_ error: NewsstandError, at address: String) -> NewsstandError {
+        guard error.code == .invalidCatalog else { return error }
+        var cause = error.message
+        if cause.hasPrefix("The catalog's ") {
+            cause = "its " + cause.dropFirst("The catalog's ".count)
+        } else if cause.hasPrefix("The catalog ") {
+            cause = "it " + cause.dropFirst("The catalog ".count)
+        }
+        return NewsstandError(.invalidCatalog, "Cannot read the catalog \(TextSanitizer.inert(address)): \(cause) Check the address, or ask its publisher to fix it.")
     }
 
     private func catalogTransferFinished(_ result: TransferResult, cached: CatalogCache.Info?) {
@@ -299,7 +313,7 @@ public final class Store: Sendable {
                     finishRefresh(.success(summary))
                     return
                 } catch {
-                    failure = error
+                    failure = Self.unreadable(error, at: url.absoluteString)
                 }
             default:
                 failure = HTTPFailure.error(status: status, subject: .catalog(address: url.absoluteString))
@@ -318,10 +332,9 @@ public final class Store: Sendable {
         if let fetchedAt = contents.withLock({ $0.issues.isEmpty ? nil : $0.fetchedAt }) {
             setStatus(.offline(since: fetchedAt, reason: reason))
         } else {
-            let message = reason.code == .invalidCatalog || reason.code == .unauthorized
-                ? reason.message
-                : "\(reason.message) No cached copy of the catalog exists yet: connect and try again."
-            setStatus(.failed(NewsstandError(reason.code == .unauthorized ? .unauthorized : .catalogUnavailable, message)))
+            // No copy to fall back on: the reason and its remedy are the whole story.
+            let code: NewsstandError.Code = reason.code == .unauthorized ? .unauthorized : .catalogUnavailable
+            setStatus(.failed(NewsstandError(code, reason.message)))
         }
         finishRefresh(.failure(reason))
     }

@@ -33,7 +33,7 @@ extension NewsstandCommand {
                         printWarnings(store, among: stores.count)
                         if case .failure(let error) = result {
                             if stores.count == 1 && store.numberOfIssues == 0 { throw CommandFailure(error: error, store: store) }
-                            Output.error("newsstand: \(store.name): \(store.status.summary)")
+                            Output.error("newsstand: \(store.name): \(store.statusLine)")
                         }
                     }
                     for store in stores {

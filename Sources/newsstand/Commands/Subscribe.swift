@@ -67,6 +67,9 @@ extension NewsstandCommand {
                 let path = NewsstandOptions.configPath
                 let config = try NewsstandOptions.loadConfig()
                 let catalogURL = try NewsstandOptions.parse(url)
+                if catalogURL.isFileURL, !FileManager.default.fileExists(atPath: catalogURL.path) {
+                    throw CommandFailure("There is no catalog file at \(TextSanitizer.inert(catalogURL.path)): give an http(s) URL or the path of a catalog file.", exitCode: 2)
+                }
                 var chosen = name ?? Subscription.suggestedName(for: catalogURL)
                 if name == nil, let config {
                     var suffix = 2
@@ -100,7 +103,7 @@ extension NewsstandCommand {
                     printWarnings(store)
                     Output.line("\(chosen): \(TextSanitizer.inert(store.displayTitle)), \(Formatting.count(summary.totalIssues, "issue")).")
                 case .failure(let error):
-                    Output.error("newsstand: \(chosen): the catalog could not be fetched now (\(error.message)); it stays subscribed.")
+                    Output.error("newsstand: \(chosen): subscribed, but its catalog is not fetched yet. \(error.message)")
                 }
             }
         }

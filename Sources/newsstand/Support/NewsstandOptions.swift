@@ -84,7 +84,7 @@ struct NewsstandOptions: ParsableArguments {
             guard let url = URL(string: value), let scheme = url.scheme?.lowercased(),
                   ["http", "https", "file"].contains(scheme)
             else {
-                throw CommandFailure("The catalog must be an http or https URL or a local file, not \(TextSanitizer.inert(value)).")
+                throw CommandFailure("\(TextSanitizer.inert(value)) is neither an http(s) URL nor a local file: give the catalog's http or https address, or its path.")
             }
             return url
         }
@@ -145,7 +145,7 @@ func loadCatalogs(_ newsstand: Newsstand, _ stores: [Store], needing addresses: 
         if case .failure(let error) = result, store.numberOfIssues == 0, stores.count == 1 {
             throw CommandFailure(error: error, store: store)
         } else if case .failure = result, store.numberOfIssues == 0 {
-            Output.error("newsstand: \(store.name): \(store.status.summary)")
+            Output.error("newsstand: \(store.name): \(store.statusLine)")
         }
     }
 }

@@ -166,25 +166,22 @@ final class CurlEasy {
         let code = result.code
         guard code != CURLE_OK else { return nil }
         let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
-        let detailText = Redaction.redact(TextSanitizer.inert(detail), secrets: request.profile?.secrets ?? [])
+        let kind: TransferFailure
         switch code {
-        case CURLE_OPERATION_TIMEDOUT:
-            return NewsstandError(.timedOut, "The server stopped sending data (\(detailText)); try again later.", retryable: true)
-        case CURLE_UNSUPPORTED_PROTOCOL:
-            return NewsstandError(.unsupportedURL, "Refused a URL or redirect that is not http or https (https may not be redirected to http).")
-        case CURLE_TOO_MANY_REDIRECTS:
-            return NewsstandError(.network, "The server redirected too many times.")
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
-            return NewsstandError(.insecure, "The secure connection failed (\(detailText)): the server's certificate could not be verified, so nothing was fetched.")
-        case CURLE_FILE_COULDNT_READ_FILE:
-            return NewsstandError(.notFound, "The file \(TextSanitizer.inert(request.url.path)) does not exist.")
-        case CURLE_FILESIZE_EXCEEDED:
-            return NewsstandError(.tooLarge, "The server sent more than the \(request.maximumBytes ?? 0) bytes expected; the download was stopped.")
-        case CURLE_PARTIAL_FILE:
-            return NewsstandError(.network, "The connection closed before the whole file arrived; it will resume from where it stopped.", retryable: true)
-        default:
-            return NewsstandError(.network, "Network error: \(detailText).", retryable: true)
+        case CURLE_OPERATION_TIMEDOUT: kind = .stalled
+        case CURLE_UNSUPPORTED_PROTOCOL: kind = .unsupportedProtocol
+        case CURLE_TOO_MANY_REDIRECTS: kind = .tooManyRedirects
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE: kind = .insecure
+        case CURLE_FILE_COULDNT_READ_FILE: kind = .noSuchFile
+        case CURLE_FILESIZE_EXCEEDED: kind = .tooLarge
+        case CURLE_PARTIAL_FILE: kind = .cutShort
+        case CURLE_COULDNT_RESOLVE_HOST: kind = .hostNotFound
+        case CURLE_COULDNT_RESOLVE_PROXY: kind = .proxyNotFound
+        case CURLE_COULDNT_CONNECT: kind = .refused
+        case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR: kind = .broken
+        default: kind = .other
         }
+        return kind.error(detail: detail, request: request)
     }
 }
 
