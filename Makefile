@@ -57,9 +57,10 @@ SYSTEMDUSERDIR ?= $(DATADIR)/systemd/user
 APPLICATIONSDIR ?= $(DATADIR)/applications
 
 # The release links the Swift runtime and Foundation statically, so that it runs where Swift is not
-# installed (and starts faster: `make bench-startup`); its own folder keeps the debug build's intact.
+# installed (and starts faster: `make bench-startup`), without SwiftPM's $ORIGIN run path (a
+# library dropped beside the binary must not be loaded); its own folder keeps the debug build's.
 RELEASE_SCRATCH := .build-release
-RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH)
+RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(RELEASE_SCRATCH)
 DIST := $(RELEASE_SCRATCH)/dist
 MANUAL_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 

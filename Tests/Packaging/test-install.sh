@@ -19,6 +19,9 @@ make --no-print-directory install-files PREFIX="$prefix" >/dev/null
 
 if ldd "$bin" | grep -qi swift; then fail "the binary links Swift's shared libraries: $(ldd "$bin" | grep -i swift)"; fi
 ok "the binary links no Swift library ($(stat -c %s "$bin") bytes)"
+if readelf -d "$bin" | grep -qE "RPATH|RUNPATH"; then fail "the binary has a run path: $(readelf -d "$bin" | grep -E 'RPATH|RUNPATH')"; fi
+[ -z "$(readelf -S "$bin" | grep -E '\.debug_|\.symtab')" ] || fail "the binary is not stripped"
+ok "no run path, no symbols"
 
 [ "$(clean_env "$bin" --version)" = "$(.build-release/release/newsstand --version)" ] || fail "--version"
 listing=$(clean_env "$bin" list)
