@@ -24,5 +24,8 @@ static inline mmask_t ncw_button1_double_clicked(void) { return BUTTON1_DOUBLE_C
 static inline mmask_t ncw_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t ncw_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t ncw_button5_pressed(void) { return BUTTON5_PRESSED; }
+/* newterm on the standard streams: NULL for a terminal type terminfo does not know, where
+   initscr would print ncurses' own words and exit. */
+static inline SCREEN *ncw_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
 
 #endif

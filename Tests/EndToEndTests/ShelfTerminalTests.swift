@@ -191,6 +191,17 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertTrue(shelf.waitFor("EXIT=0"))
     }
 
+    /// A terminal emulator's own TERM that a minimal install has no terminfo for: one sentence
+    /// with the way out, not ncurses' "Error opening terminal".
+    func testAnUnknownTerminalTypeIsExplained() throws {
+        let shelf = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL],
+                                    environment: environment.merging(["TERM": "newsstand-unknown-term"]) { $1 })
+        XCTAssertTrue(shelf.waitFor("EXIT=1"), shelf.screen())
+        let screen = shelf.screen()
+        XCTAssertTrue(screen.contains("newsstand: This system does not know the terminal type newsstand-unknown-term: install"), screen)
+        XCTAssertFalse(screen.contains("Error opening terminal"), screen)
+    }
+
     func testSIGINTDuringADownloadRestoresTheTerminalAndTheNextStartResumes() throws {
         let first = try startSlowDownload()
         kill(try XCTUnwrap(first.programPID()), SIGINT)

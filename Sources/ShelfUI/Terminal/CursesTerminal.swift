@@ -1,5 +1,6 @@
 import CNcurses
 import Foundation
+import NewsstandKit
 
 /// The real terminal, through ncursesw. The only file that imports the curses library.
 ///
@@ -19,11 +20,22 @@ public final class CursesTerminal: Terminal {
         let background: Int32
     }
 
+    /// Why the terminal cannot be taken over: `TERM` unset, or a type this system's terminfo
+    /// does not describe (often a new terminal emulator's own name on a minimal install).
+    public struct Unavailable: Error {
+        public let message: String
+    }
+
     /// Takes over the terminal. `NO_COLOR` in the environment turns colours off.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Unavailable) {
         setlocale(LC_ALL, "")
         set_escdelay(25)
-        initscr()
+        guard let type = environment["TERM"], !type.isEmpty else {
+            throw Unavailable(message: "TERM is not set, so the shelf cannot draw: run it in a terminal, or set TERM=xterm-256color.")
+        }
+        guard ncw_newterm_stdio() != nil else {
+            throw Unavailable(message: "This system does not know the terminal type \(TextSanitizer.inert(type)): install its terminfo (Debian's ncurses-term has most), or run with TERM=xterm-256color.")
+        }
         cbreak()
         noecho()
         nonl()

@@ -17,7 +17,13 @@ extension NewsstandCommand {
                 }
                 let newsstand = try options.makeNewsstand()
                 guard let store = options.selectedStores(newsstand).first else { return }
-                let controller = ShelfController(newsstand: newsstand, store: store, terminal: CursesTerminal())
+                let terminal: CursesTerminal
+                do throws(CursesTerminal.Unavailable) {
+                    terminal = try CursesTerminal()
+                } catch {
+                    throw CommandFailure(error.message)
+                }
+                let controller = ShelfController(newsstand: newsstand, store: store, terminal: terminal)
                 let status = controller.run()
                 if status != 0 { throw ExitCode(status) }
             }
