@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .systemLibrary(name: "CStb", path: "Sources/CStb"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .target(
             name: "NewsstandKit",
             dependencies: [
@@ -32,7 +33,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "ShelfUI", dependencies: ["NewsstandKit", "CNcurses", "CStb"]),
+        .target(name: "ShelfUI", dependencies: ["NewsstandKit", "CNcurses", "CStb", "CChafa"]),
         .executableTarget(
             name: "newsstand",
             dependencies: [

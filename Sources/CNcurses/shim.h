@@ -27,5 +27,9 @@ static inline mmask_t ncw_button5_pressed(void) { return BUTTON5_PRESSED; }
 /* newterm on the standard streams: NULL for a terminal type terminfo does not know, where
    initscr would print ncurses' own words and exit. */
 static inline SCREEN *ncw_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
+/* The same with another terminal type: a direct-colour sibling of $TERM. */
+static inline SCREEN *ncw_newterm_type(const char *type) { return newterm(type, stdout, stdin); }
+/* Whether the terminal's description has the RGB capability (24-bit direct colour). */
+static inline int ncw_has_rgb(void) { return tigetflag("RGB") > 0; }
 
 #endif

@@ -60,6 +60,12 @@ in_root newsstand download demo/tt-2026-03 >/dev/null || fail "download of the d
 in_root newsstand list --offline | grep -q "^tt-2026-03 .* downloaded " || fail "the issue is not listed as downloaded"
 ok "the demo lists and an issue downloads and verifies"
 
+# xdg-utils is only recommended, and was not installed: opening says what to do.
+if opened=$(in_root newsstand open demo/tt-2026-03 2>&1); then fail "open without an opener succeeded"; fi
+[ "$opened" = "newsstand: The PDF opener xdg-open is not installed; install xdg-utils or set NEWSSTAND_OPENER." ] \
+    || fail "open without xdg-utils: $opened"
+ok "open without xdg-utils: $opened"
+
 page=$(in_root env MANWIDTH=100 man -P cat newsstand 2>/dev/null)
 for section in SYNOPSIS ENVIRONMENT FILES "EXIT STATUS"; do
     grep -q "^$section\$" <<<"$page" || fail "man newsstand has no $section"

@@ -53,8 +53,23 @@ final class BufferTests: XCTestCase {
     }
 
     func testPaletteMapping() {
-        XCTAssertEqual(CoverImage.paletteIndex(red: 255, green: 0, blue: 0), 196)
-        XCTAssertEqual(CoverImage.paletteIndex(red: 0, green: 0, blue: 0), 16)
-        XCTAssertEqual(CoverImage.paletteIndex(red: 128, green: 128, blue: 128), 244)
+        XCTAssertEqual(CursesTerminal.nearestPaletteIndex(red: 255, green: 0, blue: 0), 196)
+        XCTAssertEqual(CursesTerminal.nearestPaletteIndex(red: 0, green: 0, blue: 0), 232)
+        XCTAssertEqual(CursesTerminal.nearestPaletteIndex(red: 128, green: 128, blue: 128), 244)
+        XCTAssertEqual(CursesTerminal.nearestPaletteIndex(red: 0, green: 95, blue: 255), 27)
+        XCTAssertTrue(Color.rgb(ofPalette: 196) == (255, 0, 0))
+        XCTAssertTrue(Color.rgb(ofPalette: 244) == (128, 128, 128))
+        XCTAssertTrue(Color.rgb(ofPalette: 4) == (0, 0, 238))
+    }
+
+    func testDirectColourTerminfoIsChosenPerTerminal() {
+        XCTAssertEqual(CursesTerminal.directColorType(term: "xterm-256color", colorTerm: "truecolor"), "xterm-direct")
+        XCTAssertEqual(CursesTerminal.directColorType(term: "tmux-256color", colorTerm: "24bit"), "tmux-direct")
+        XCTAssertEqual(CursesTerminal.directColorType(term: "screen", colorTerm: "truecolor"), "tmux-direct")
+        XCTAssertEqual(CursesTerminal.directColorType(term: "alacritty", colorTerm: "truecolor"), "alacritty-direct")
+        XCTAssertNil(CursesTerminal.directColorType(term: "xterm-256color", colorTerm: nil), "no COLORTERM: the terminal's own")
+        XCTAssertNil(CursesTerminal.directColorType(term: "xterm", colorTerm: "yes"))
+        XCTAssertNil(CursesTerminal.directColorType(term: "xterm-direct", colorTerm: "truecolor"), "already direct")
+        XCTAssertNil(CursesTerminal.directColorType(term: "linux", colorTerm: "truecolor"), "the console has 8 colours")
     }
 }

@@ -68,13 +68,26 @@ public final class TmuxSession {
 
     /// Waits until the screen satisfies `condition`, re-reading it as it changes.
     @discardableResult
-    public func waitForScreen(timeout: TimeInterval = 15, _ condition: (String) -> Bool) -> Bool {
+    public func waitForScreen(timeout: TimeInterval = 15, escapes: Bool = false, _ condition: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if condition(screen()) { return true }
+            if condition(screen(escapes: escapes)) { return true }
             usleep(50_000)
         }
-        return condition(screen())
+        return condition(screen(escapes: escapes))
+    }
+
+    /// The distinct colours in `escapes` of one kind: `48;5;` (256-colour backgrounds),
+    /// `38;2;` (24-bit foregrounds), ...
+    public static func colors(_ prefix: String, in escapes: String) -> Set<String> {
+        var found: Set<String> = []
+        var rest = Substring(escapes)
+        while let range = rest.range(of: prefix) {
+            rest = rest[range.upperBound...]
+            let parts = rest.prefix { $0.isNumber || $0 == ";" }.split(separator: ";", omittingEmptySubsequences: false)
+            found.insert(parts.prefix(prefix.hasSuffix("2;") ? 3 : 1).joined(separator: ";"))
+        }
+        return found
     }
 
     /// Waits until the screen shows `text`.

@@ -18,6 +18,8 @@ public struct CatalogCache: Sendable {
         public var retryNotBefore: Date?
         /// Issues in the copy, so that an unchanged catalog need not be read to be counted.
         public var issueCount: Int?
+        /// The catalog's own title, for a newsstand's first frame before any catalog is read.
+        public var title: String?
     }
 
     public let folder: String

@@ -102,6 +102,13 @@ public final class Store: Sendable {
         subscription.url.isFileURL ? (try? refreshAndWait().get()) != nil : loadCache()
     }
 
+    /// What the cached copy's small info file says (its title, issue count and when it was
+    /// fetched) without reading the catalog: a newsstand's first frame of many publications.
+    public var cachedSummary: (title: String?, issueCount: Int?, fetchedAt: Date)? {
+        guard !subscription.url.isFileURL, let info = cache.readInfo() else { return nil }
+        return (info.title, info.issueCount, info.fetchedAt)
+    }
+
     /// Whether a copy of the catalog can be shown without the network (a cached copy, or a local file).
     public var hasCachedCopy: Bool {
         subscription.url.isFileURL ? FileManager.default.fileExists(atPath: subscription.url.path) : cache.readInfo() != nil
@@ -305,7 +312,7 @@ public final class Store: Sendable {
                     let catalog = try configuration.decoder.decode(data, baseURL: response.url ?? url)
                     let info = CatalogCache.Info(
                         url: url.absoluteString, etag: response.etag, lastModified: response.lastModified, fetchedAt: now,
-                        freshUntil: freshUntil, issueCount: catalog.entries.count)
+                        freshUntil: freshUntil, issueCount: catalog.entries.count, title: catalog.title)
                     // Not being able to cache is no reason to refuse a good catalog.
                     try? cache.installDownload(info: info)
                     let summary = apply(catalog, source: .network, fetchedAt: info.fetchedAt)

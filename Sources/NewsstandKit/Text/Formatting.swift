@@ -37,6 +37,14 @@ public enum Formatting {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `08:30` for a time today, else the day, in UTC: when a catalog was fetched.
+    public static func moment(_ date: Date, now: Date = Date()) -> String {
+        let today = day(now)
+        let then = day(date)
+        guard then == today, let time = UTCTime(date) else { return then }
+        return (time.hour < 10 ? "0" : "") + String(time.hour) + ":" + (time.minute < 10 ? "0" : "") + String(time.minute)
+    }
+
     /// `2026-01-05T08:30:00Z`, as JSON readers expect dates.
     public static func timestamp(_ date: Date) -> String {
         var bytes: [UInt8] = []

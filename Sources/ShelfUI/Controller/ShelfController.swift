@@ -1,11 +1,26 @@
 import Foundation
 import NewsstandKit
 
-/// Runs the shelf: turns keys, mouse, store notifications and signals into store calls and
-/// redraws. Confined to the thread that calls ``run()``; never waits on the network.
+/// Runs the shelf: the newsstand view of every publication, one publication's issues, and the
+/// new issues of all of them. Turns keys, mouse, store notifications and signals into newsstand
+/// calls and redraws. Confined to the thread that calls ``run()``; never waits on the network.
 public final class ShelfController {
+    /// What is on screen.
+    enum Screen {
+        case newsstand
+        case issues(Store)
+        case new
+    }
+
+    /// What a publication's card counts, worked out when its issues or their states change.
+    private struct Counts {
+        var new = 0
+        var unread = 0
+        var downloaded = 0
+        var newest: Issue?
+    }
+
     private let newsstand: Newsstand
-    private let store: Store
     private let terminal: any Terminal
     private let opener: Opener
     private let waker = Waker()
@@ -13,9 +28,18 @@ public final class ShelfController {
     private let covers: CoverLoader
     private let theme: Theme
 
+    private var screen: Screen
+    /// The newsstand view's selection, kept while a publication is open.
+    private var newsstandState = ShelfState()
+    /// The issue screens' selection, filter and sort.
     private var state = ShelfState()
-    /// The filtered, sorted issues: what the grid shows.
+    /// The filtered, sorted issues: what an issue grid shows.
     private var order: [Issue] = []
+    /// The filtered publications: what the newsstand view shows.
+    private var shownStores: [Store] = []
+    private var counts: [String: Counts] = [:]
+    /// Stores whose cached copy has been read (or found missing) since the shelf opened.
+    private let loadedStores = Locked(Set<String>())
     private var layout: ShelfLayout
     private var lastRender: UInt64 = 0
     private var needsRender = true
@@ -25,31 +49,31 @@ public final class ShelfController {
     /// Redraws at most this often while things change (progress, covers).
     static let minimumFrameInterval: UInt64 = 50_000_000
 
-    /// A shelf of `store`'s issues; downloads, reading and deleting go through `newsstand`.
-    public init(newsstand: Newsstand, store: Store, terminal: any Terminal, opener: Opener = .fromEnvironment()) {
+    /// The shelf of `newsstand`. It opens on `store`'s issues when one is given (a one-off
+    /// catalog, `--subscription`) or there is only one publication, else on the newsstand view.
+    public init(newsstand: Newsstand, store: Store? = nil, terminal: any Terminal, opener: Opener = .fromEnvironment()) {
         self.newsstand = newsstand
-        self.store = store
         self.terminal = terminal
         self.opener = opener
         signals = ShelfSignals(waker: waker)
         theme = Theme(colors: terminal.colorSupport)
         layout = ShelfLayout(width: terminal.width, height: terminal.height)
+        if let store = store ?? (newsstand.stores.count == 1 ? newsstand.stores[0] : nil) {
+            screen = .issues(store)
+        } else {
+            screen = .newsstand
+        }
         let signals = signals
-        covers = CoverLoader(store: store) { signals.mark { $0.redraw = true } }
+        covers = CoverLoader(newsstand: newsstand, colors: terminal.colorSupport) { signals.mark { $0.redraw = true } }
     }
 
     /// Shows the shelf until the user quits or a signal arrives; returns the exit status.
     public func run() -> Int32 {
         waker.catchTerminationSignals()
-        let observers = signals.observe(store)
-        defer {
-            let center = store.configuration.notificationCenter
-            observers.forEach(center.removeObserver)
-        }
-        // The cached catalog first: the shelf appears at once, then the network catches up.
-        store.loadCache()
-        newsstand.resumeInterruptedDownloads(in: store)
-        store.refresh { [newsstand, store] _ in newsstand.resumeInterruptedDownloads(in: store) }
+        let center = newsstand.configuration.notificationCenter
+        let observers = signals.observe(newsstand.stores, center: center)
+        defer { observers.forEach(center.removeObserver) }
+        start()
 
         while running {
             if waker.receivedSignal != 0 {
@@ -75,15 +99,48 @@ public final class ShelfController {
         return exitStatus
     }
 
+    /// The cached catalogs first, then the network: the shelf appears at once and catches up.
+    private func start() {
+        if case .issues(let store) = screen {
+            // One publication: its copy is read before the first frame (it is one file).
+            store.loadCache()
+            loadedStores.withLock { _ = $0.insert(store.name) }
+            newsstand.resumeInterruptedDownloads(in: store)
+            store.refresh { [newsstand, store] _ in newsstand.resumeInterruptedDownloads(in: store) }
+            return
+        }
+        // Many: the first frame is drawn from each copy's small info file; the copies are read
+        // on other threads, and each refresh starts once every copy is in.
+        let stores = newsstand.stores
+        DispatchQueue.global(qos: .userInitiated).async { [newsstand, signals, loadedStores] in
+            DispatchQueue.concurrentPerform(iterations: stores.count) { index in
+                let store = stores[index]
+                if store.numberOfIssues == 0 { store.loadWithoutNetwork() }
+                loadedStores.withLock { _ = $0.insert(store.name) }
+                signals.mark {
+                    $0.redraw = true
+                    $0.issuesReplaced = true
+                }
+            }
+            for store in stores { newsstand.resumeInterruptedDownloads(in: store) }
+            newsstand.refreshAll(respectingFreshness: true, each: { store, _ in
+                newsstand.resumeInterruptedDownloads(in: store)
+            }, completion: { _ in })
+        }
+    }
+
     // MARK: Changes from other threads
 
     private func applyChanges(_ changes: ShelfSignals.Changes) {
-        if changes.issuesReplaced || (changes.statesChanged && state.sort == .state) {
+        if changes.issuesReplaced || changes.statesChanged {
+            recount()
+        }
+        if changes.issuesReplaced || (changes.statesChanged && (state.sort == .state || isNewScreen)) {
             rebuildOrder()
         }
         if changes.librarySizeStale {
-            DispatchQueue.global(qos: .utility).async { [store, signals] in
-                let size = store.library.sizeOnDisk()
+            DispatchQueue.global(qos: .utility).async { [newsstand, signals] in
+                let size = newsstand.stores.reduce(Int64(0)) { $0 + $1.library.sizeOnDisk() }
                 signals.librarySize.withLock { $0 = size }
                 signals.mark { $0.redraw = true }
             }
@@ -91,9 +148,54 @@ public final class ShelfController {
         if changes.redraw { needsRender = true }
     }
 
+    private var isNewScreen: Bool {
+        if case .new = screen { return true }
+        return false
+    }
+
+    /// What each publication's card counts: new, unread and kept issues, and the newest one.
+    private func recount() {
+        var counts: [String: Counts] = [:]
+        for store in newsstand.stores {
+            var count = Counts()
+            var newestDate = -Double.infinity
+            for issue in store.issues {
+                if let reading = issue.reading, reading.isNew { count.new += 1 }
+                if case .downloaded = issue.state {
+                    count.downloaded += 1
+                    if !(issue.reading?.isRead ?? false) { count.unread += 1 }
+                }
+                let date = issue.entry.releaseDate?.timeIntervalSince1970 ?? -Double.infinity
+                if count.newest == nil || date > newestDate {
+                    count.newest = issue
+                    newestDate = date
+                }
+            }
+            counts[store.name] = count
+        }
+        self.counts = counts
+        rebuildPublications()
+    }
+
+    private func rebuildPublications() {
+        let filter = newsstandState.filter
+        shownStores = newsstand.stores.filter { store in
+            filter.isEmpty || store.displayTitle.range(of: filter, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+                || store.name.range(of: filter, options: .caseInsensitive) != nil
+        }
+        needsRender = true
+    }
+
     private func rebuildOrder() {
-        let selectedID = order.indices.contains(state.selected) ? order[state.selected].localKey : nil
-        var keyed = store.issues.map { (issue: $0, entry: $0.entry) }
+        guard !isNewsstandScreen else { return }
+        let selectedID = order.indices.contains(state.selected) ? order[state.selected].address : nil
+        let issues: [Issue]
+        switch screen {
+        case .newsstand: issues = []
+        case .issues(let store): issues = store.issues
+        case .new: issues = newsstand.stores.flatMap { $0.issues.filter { $0.reading?.isNew ?? false } }
+        }
+        var keyed = issues.map { (issue: $0, entry: $0.entry) }
         if !state.filter.isEmpty {
             let filter = state.filter
             keyed = keyed.filter {
@@ -132,10 +234,15 @@ public final class ShelfController {
             keyed = ranked.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : newerFirst($0.item.entry, $1.item.entry) }.map(\.item)
         }
         order = keyed.map(\.issue)
-        if let selectedID, let index = order.firstIndex(where: { $0.localKey == selectedID }) {
+        if let selectedID, let index = order.firstIndex(where: { $0.address == selectedID }) {
             state.selected = index
         }
         needsRender = true
+    }
+
+    private var isNewsstandScreen: Bool {
+        if case .newsstand = screen { return true }
+        return false
     }
 
     private static func rank(_ state: DownloadState) -> Int {
@@ -155,22 +262,7 @@ public final class ShelfController {
         lastRender = DispatchTime.now().uptimeNanoseconds
         needsRender = false
         layout = ShelfLayout(width: terminal.width, height: terminal.height)
-        state.clamp(count: order.count, columns: layout.columns, visibleRows: layout.visibleRows)
-        let range = layout.visibleRange(firstRow: state.firstRow, count: order.count)
-        let visible = Array(order[range])
-        if theme.colors == .palette256 { covers.request(visible) }
-        let items = visible.map { ShelfItem(issue: $0, cover: covers.image(for: $0.localKey)) }
-        let selected = order.indices.contains(state.selected) ? order[state.selected] : nil
-        let selectedItem = selected.map { issue in
-            range.contains(state.selected) ? items[state.selected - range.lowerBound] : ShelfItem(issue: issue, cover: nil)
-        }
-
-        var model = ShelfModel(catalogTitle: store.catalogTitle, status: store.status.summary)
-        switch store.status {
-        case .offline, .failed: model.statusIsWarning = true
-        default: break
-        }
-        model.totalCount = store.numberOfIssues
+        var model = ShelfModel()
         let active = newsstand.activeIssues
         model.activeDownloads = active.count
         model.bytesPerSecond = active.reduce(0) { total, issue in
@@ -178,12 +270,129 @@ public final class ShelfController {
             return total
         }
         model.librarySize = signals.librarySize.withLock { $0 }
-        model.selectedPath = selected?.installedPath
+        model.storageBudget = newsstand.configuration.maxStorage
+        model.newTotal = counts.values.reduce(0) { $0 + $1.new }
 
         var buffer = Buffer(width: terminal.width, height: terminal.height)
-        ShelfScreen(layout: layout, model: model, state: state, visibleItems: items, selectedItem: selectedItem,
-                    itemCount: order.count, theme: theme).render(into: &buffer)
+        switch screen {
+        case .newsstand:
+            model.screen = .newsstand
+            model.totalCount = newsstand.stores.count
+            (model.status, model.statusIsWarning) = newsstandStatus()
+            newsstandState.clamp(count: shownStores.count, columns: layout.columns, visibleRows: layout.visibleRows)
+            let range = layout.visibleRange(firstRow: newsstandState.firstRow, count: shownStores.count)
+            let visible = shownStores[range].map(publicationItem)
+            let selected = shownStores.indices.contains(newsstandState.selected)
+                ? (range.contains(newsstandState.selected) ? visible[newsstandState.selected - range.lowerBound]
+                   : publicationItem(shownStores[newsstandState.selected]))
+                : nil
+            ShelfScreen(layout: layout, model: model, state: newsstandState, visibleItems: [], selectedItem: nil,
+                        itemCount: shownStores.count, theme: theme, visiblePublications: visible, selectedPublication: selected)
+                .render(into: &buffer)
+        case .issues, .new:
+            state.clamp(count: order.count, columns: layout.columns, visibleRows: layout.visibleRows)
+            let range = layout.visibleRange(firstRow: state.firstRow, count: order.count)
+            let visible = Array(order[range])
+            covers.request(visible, columns: CardView.coverColumns, rows: CardView.coverRows)
+            let items = visible.map(issueItem)
+            let selected = order.indices.contains(state.selected) ? order[state.selected] : nil
+            var selectedItem = selected.map { issue in
+                range.contains(state.selected) ? items[state.selected - range.lowerBound] : issueItem(issue)
+            }
+            if let issue = selected, issue.installedPath != nil {
+                selectedItem?.sizeOnDisk = issue.library.sizeOnDisk(key: issue.localKey)
+            }
+            model.selectedPath = selected?.installedPath
+            if case .issues(let store) = screen {
+                model.screen = .issues
+                model.catalogTitle = store.displayTitle
+                model.status = store.status.summary
+                switch store.status {
+                case .offline, .failed: model.statusIsWarning = true
+                default: break
+                }
+                model.totalCount = store.numberOfIssues
+            } else {
+                model.screen = .new
+                model.catalogTitle = "New"
+                model.totalCount = counts.values.reduce(0) { $0 + $1.new }
+                (model.status, model.statusIsWarning) = newsstandStatus()
+            }
+            ShelfScreen(layout: layout, model: model, state: state, visibleItems: items, selectedItem: selectedItem,
+                        itemCount: order.count, theme: theme).render(into: &buffer)
+        }
         terminal.draw(buffer)
+    }
+
+    private func issueItem(_ issue: Issue) -> ShelfItem {
+        var item = ShelfItem(issue: issue, cover: covers.image(for: issue, columns: CardView.coverColumns, rows: CardView.coverRows))
+        if case .new = screen { item.publication = newsstand.store(for: issue)?.displayTitle }
+        return item
+    }
+
+    private func publicationItem(_ store: Store) -> PublicationItem {
+        let count = counts[store.name] ?? Counts()
+        let loaded = loadedStores.withLock { $0.contains(store.name) }
+        var title = store.displayTitle
+        var issueCount = store.numberOfIssues
+        if !loaded, let summary = store.cachedSummary {
+            // Before its copy is read: what the copy's info file says.
+            if store.subscription.title == nil, let cachedTitle = summary.title { title = cachedTitle }
+            issueCount = summary.issueCount ?? 0
+        }
+        var item = PublicationItem(name: store.name, title: title, issueCount: issueCount, newCount: count.new,
+                                   unreadCount: count.unread, downloadedCount: count.downloaded, condition: condition(of: store, loaded: loaded))
+        if let newest = count.newest {
+            covers.request([newest], columns: CardView.coverColumns, rows: CardView.coverRows)
+            item.cover = covers.image(for: newest, columns: CardView.coverColumns, rows: CardView.coverRows)
+            item.newestTitle = newest.title
+            item.newestDate = newest.entry.releaseDate
+            item.address = newest.address
+        }
+        return item
+    }
+
+    private func condition(of store: Store, loaded: Bool) -> PublicationItem.Condition {
+        switch store.status {
+        case .idle:
+            if !loaded { return .loading }
+            return store.cachedSummary.map { .fresh($0.fetchedAt) } ?? .loading
+        case .loading(let hasIssues):
+            return hasIssues || loaded ? .refreshing : .loading
+        case .ready(let source, let fetchedAt):
+            return source == .file ? .fresh(nil) : .fresh(fetchedAt)
+        case .offline(let since, let reason):
+            return reason.code == .unauthorized ? .needsCredentials : .offline(since: since)
+        case .failed(let error):
+            return error.code == .unauthorized ? .needsCredentials : .failed(error.message)
+        }
+    }
+
+    /// The newsstand's status line: what is refreshing, what failed, or that all is well.
+    private func newsstandStatus() -> (String, Bool) {
+        var refreshing = 0, offline = 0, failed = 0
+        for store in newsstand.stores {
+            switch store.status {
+            case .loading: refreshing += 1
+            case .offline: offline += 1
+            case .failed: failed += 1
+            default: break
+            }
+        }
+        if let store = selectedStore, case .failed(let error) = store.status, isNewsstandScreen {
+            return (store.displayTitle + ": " + error.message, true)
+        }
+        var parts: [String] = []
+        if refreshing > 0 { parts.append("refreshing \(refreshing) of \(newsstand.stores.count)") }
+        if offline > 0 { parts.append("\(offline) offline") }
+        if failed > 0 { parts.append("\(failed) failed") }
+        guard !parts.isEmpty else { return ("Up to date", false) }
+        let text = parts.joined(separator: " · ")
+        return (text.prefix(1).uppercased() + text.dropFirst(), offline + failed > 0)
+    }
+
+    private var selectedStore: Store? {
+        shownStores.indices.contains(newsstandState.selected) ? shownStores[newsstandState.selected] : nil
     }
 
     // MARK: Input
@@ -196,14 +405,53 @@ public final class ShelfController {
         case .mouse(let action, let x, let y):
             handleMouse(action, x: x, y: y)
         case .key(let key):
-            if state.isEditingFilter {
-                handleFilterKey(key)
+            if isNewsstandScreen {
+                if newsstandState.isEditingFilter {
+                    if editFilter(&newsstandState, key) { rebuildPublications() }
+                } else if newsstandState.overlay != .none {
+                    handleOverlayKey(key)
+                } else {
+                    newsstandState.message = nil
+                    handleNewsstandKey(key)
+                }
+            } else if state.isEditingFilter {
+                if editFilter(&state, key) { rebuildOrder() }
             } else if state.overlay != .none {
                 handleOverlayKey(key)
             } else {
                 state.message = nil
                 handleShelfKey(key)
             }
+        }
+    }
+
+    private func handleNewsstandKey(_ key: Key) {
+        let columns = max(1, layout.columns)
+        let page = columns * max(1, layout.visibleRows)
+        switch key {
+        case .left, .character("h"): moveNewsstand(by: -1)
+        case .right, .character("l"): moveNewsstand(by: 1)
+        case .up, .character("k"): moveNewsstand(by: -columns)
+        case .down, .character("j"): moveNewsstand(by: columns)
+        case .pageUp: moveNewsstand(by: -page)
+        case .pageDown: moveNewsstand(by: page)
+        case .home, .character("g"): newsstandState.selected = 0
+        case .end, .character("G"): newsstandState.selected = max(0, shownStores.count - 1)
+        case .enter: selectedStore.map(openPublication)
+        case .character("n"): openNew()
+        case .character("r"): selectedStore?.refresh()
+        case .character("R"): newsstand.refreshAll(completion: { _ in })
+        case .character("M"): selectedStore.map { markAllRead($0.issues) }
+        case .character("/"): newsstandState.isEditingFilter = true
+        case .character("?"): newsstandState.overlay = .help
+        case .character("q"), .character("\u{4}"): askToQuit(&newsstandState)
+        case .escape:
+            if !newsstandState.filter.isEmpty {
+                newsstandState.filter = ""
+                rebuildPublications()
+            }
+        default:
+            break
         }
     }
 
@@ -223,66 +471,97 @@ public final class ShelfController {
         case .character("d"): selectedIssue.map(download)
         case .character("x"): selectedIssue.map(newsstand.cancelDownload)
         case .character("D"), .delete: selectedIssue.map(confirmDelete)
+        case .character("m"): selectedIssue.map(toggleRead)
+        case .character("p"): selectedIssue.map(togglePinned)
+        case .character("M"):
+            if case .issues(let store) = screen { markAllRead(store.issues) } else { markAllRead(order) }
         case .character("/"):
             state.isEditingFilter = true
         case .character("s"):
             state.sort = state.sort.next
             rebuildOrder()
         case .character("r"):
-            store.refresh()
+            if case .issues(let store) = screen { store.refresh() } else { newsstand.refreshAll(completion: { _ in }) }
         case .character("?"):
             state.overlay = .help
         case .character("q"), .character("\u{4}"):
-            let active = newsstand.activeIssues.count
-            if active > 0 {
-                state.overlay = .confirmQuit(activeDownloads: active)
-            } else {
-                running = false
-            }
+            askToQuit(&state)
+        case .backspace:
+            backToNewsstand()
         case .escape:
             if !state.filter.isEmpty {
                 state.filter = ""
                 rebuildOrder()
+            } else {
+                backToNewsstand()
             }
         default:
             break
         }
     }
 
-    private func handleFilterKey(_ key: Key) {
+    private func askToQuit(_ state: inout ShelfState) {
+        let active = newsstand.activeIssues.count
+        if active > 0 {
+            state.overlay = .confirmQuit(activeDownloads: active)
+        } else {
+            running = false
+        }
+    }
+
+    private func openPublication(_ store: Store) {
+        screen = .issues(store)
+        state = ShelfState()
+        rebuildOrder()
+    }
+
+    private func openNew() {
+        screen = .new
+        state = ShelfState()
+        rebuildOrder()
+    }
+
+    private func backToNewsstand() {
+        screen = .newsstand
+        order = []
+        recount()
+    }
+
+    /// Applies a key to the filter prompt; returns whether the list must be filtered again.
+    private func editFilter(_ state: inout ShelfState, _ key: Key) -> Bool {
         switch key {
         case .enter:
             state.isEditingFilter = false
             state.selected = 0
             state.firstRow = 0
+            return false
         case .escape:
             state.isEditingFilter = false
             state.filter = ""
-            rebuildOrder()
+            return true
         case .backspace, .delete:
-            if !state.filter.isEmpty {
-                state.filter.removeLast()
-                rebuildOrder()
-            }
+            guard !state.filter.isEmpty else { return false }
+            state.filter.removeLast()
+            return true
         case .character(let character):
             state.filter.append(character)
-            rebuildOrder()
             state.selected = 0
+            return true
         default:
-            break
+            return false
         }
     }
 
     private func handleOverlayKey(_ key: Key) {
         let yes = key == .character("y") || key == .character("Y")
-        switch state.overlay {
-        case .none:
+        let overlay = isNewsstandScreen ? newsstandState.overlay : state.overlay
+        newsstandState.overlay = .none
+        state.overlay = .none
+        switch overlay {
+        case .none, .help:
             break
-        case .help:
-            state.overlay = .none
-        case .confirmDelete(let id, _):
-            state.overlay = .none
-            if yes || key == .enter, let issue = store.issue(withID: id) {
+        case .confirmDelete(let address, _):
+            if yes || key == .enter, let issue = try? newsstand.issue(addressed: address) {
                 do {
                     try newsstand.delete(issue)
                     signals.mark { $0.librarySizeStale = true }
@@ -291,12 +570,23 @@ public final class ShelfController {
                 }
             }
         case .confirmQuit:
-            state.overlay = .none
             if yes || key == .enter || key == .character("q") { running = false }
         }
     }
 
     private func handleMouse(_ action: MouseAction, x: Int, y: Int) {
+        if isNewsstandScreen {
+            guard newsstandState.overlay == .none, !newsstandState.isEditingFilter else { return }
+            switch action {
+            case .scrollUp: moveNewsstand(by: -max(1, layout.columns))
+            case .scrollDown: moveNewsstand(by: max(1, layout.columns))
+            case .click, .doubleClick:
+                guard let index = layout.itemIndex(atX: x, y: y, firstRow: newsstandState.firstRow), index < shownStores.count else { return }
+                newsstandState.selected = index
+                if action == .doubleClick { openPublication(shownStores[index]) }
+            }
+            return
+        }
         guard state.overlay == .none, !state.isEditingFilter else { return }
         switch action {
         case .scrollUp: move(by: -max(1, layout.columns))
@@ -306,6 +596,11 @@ public final class ShelfController {
             state.selected = index
             if action == .doubleClick { primaryAction(order[index]) }
         }
+    }
+
+    private func moveNewsstand(by offset: Int) {
+        guard !shownStores.isEmpty else { return }
+        newsstandState.selected = min(max(0, newsstandState.selected + offset), shownStores.count - 1)
     }
 
     private func move(by offset: Int) {
@@ -335,10 +630,43 @@ public final class ShelfController {
         newsstand.download(issue)
     }
 
+    private func toggleRead(_ issue: Issue) {
+        let read = !(issue.reading?.isRead ?? false)
+        do {
+            try newsstand.setRead(read, [issue])
+            state.message = read ? "Marked read." : "Marked unread."
+        } catch {
+            state.message = error.message
+        }
+    }
+
+    private func togglePinned(_ issue: Issue) {
+        let pinned = !(issue.reading?.pinned ?? false)
+        do {
+            try newsstand.setPinned(pinned, [issue])
+            state.message = pinned ? "Pinned: the storage budget keeps it." : "Unpinned."
+        } catch {
+            state.message = error.message
+        }
+    }
+
+    private func markAllRead(_ issues: [Issue]) {
+        let unread = issues.filter { !($0.reading?.isRead ?? false) }
+        do {
+            try newsstand.setRead(true, unread)
+            let message = "Marked \(Formatting.count(unread.count, "issue")) read."
+            if isNewsstandScreen { newsstandState.message = message } else { state.message = message }
+        } catch {
+            if isNewsstandScreen { newsstandState.message = error.message } else { state.message = error.message }
+        }
+        recount()
+        rebuildOrder()
+    }
+
     private func confirmDelete(_ issue: Issue) {
         switch issue.state {
         case .downloaded, .partial, .failed:
-            state.overlay = .confirmDelete(id: issue.localKey, title: issue.title)
+            state.overlay = .confirmDelete(id: issue.address, title: issue.title)
         case .remote:
             state.message = "Nothing to delete: the issue is not downloaded."
         case .queued, .downloading, .retrying, .verifying:

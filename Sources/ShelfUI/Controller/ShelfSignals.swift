@@ -7,7 +7,7 @@ final class ShelfSignals: Sendable {
     struct Changes: Sendable {
         var redraw = true
         var issuesReplaced = true
-        var statesChanged = false
+        var statesChanged = true
         var librarySizeStale = true
     }
 
@@ -33,34 +33,41 @@ final class ShelfSignals: Sendable {
         }
     }
 
-    /// Observes a store and its issues; returns the tokens to remove.
-    func observe(_ store: Store) -> [any NSObjectProtocol] {
-        let center = store.configuration.notificationCenter
-        return [
-            center.addObserver(forName: Store.statusDidChangeNotification, object: store, queue: nil) { [self] _ in
+    /// Observes the stores and every issue; returns the tokens to remove.
+    func observe(_ stores: [Store], center: NotificationCenter) -> [any NSObjectProtocol] {
+        var tokens: [any NSObjectProtocol] = []
+        for store in stores {
+            tokens.append(center.addObserver(forName: Store.statusDidChangeNotification, object: store, queue: nil) { [self] _ in
                 mark { $0.redraw = true }
-            },
-            center.addObserver(forName: Store.issuesDidChangeNotification, object: store, queue: nil) { [self] _ in
+            })
+            tokens.append(center.addObserver(forName: Store.issuesDidChangeNotification, object: store, queue: nil) { [self] _ in
                 mark {
                     $0.redraw = true
                     $0.issuesReplaced = true
                 }
-            },
-            center.addObserver(forName: Issue.downloadDidProgressNotification, object: nil, queue: nil) { [self] _ in
-                mark { $0.redraw = true }
-            },
-            center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { [self] notification in
-                let settled: Bool
-                switch (notification.object as? Issue)?.state {
-                case .downloaded?, .remote?, .partial?: settled = true
-                default: settled = false
-                }
-                mark {
-                    $0.redraw = true
-                    $0.statesChanged = true
-                    if settled { $0.librarySizeStale = true }
-                }
-            },
-        ]
+            })
+        }
+        tokens.append(center.addObserver(forName: Issue.downloadDidProgressNotification, object: nil, queue: nil) { [self] _ in
+            mark { $0.redraw = true }
+        })
+        tokens.append(center.addObserver(forName: Issue.readingDidChangeNotification, object: nil, queue: nil) { [self] _ in
+            mark {
+                $0.redraw = true
+                $0.statesChanged = true
+            }
+        })
+        tokens.append(center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { [self] notification in
+            let settled: Bool
+            switch (notification.object as? Issue)?.state {
+            case .downloaded?, .remote?, .partial?: settled = true
+            default: settled = false
+            }
+            mark {
+                $0.redraw = true
+                $0.statesChanged = true
+                if settled { $0.librarySizeStale = true }
+            }
+        })
+        return tokens
     }
 }

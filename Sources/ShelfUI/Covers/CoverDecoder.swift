@@ -6,10 +6,10 @@ enum CoverDecoder {
     /// Covers larger than this (in pixels) are not decoded: a small file can claim a huge image.
     static let maximumPixels = 4096 * 4096
 
-    /// The cover in `data` scaled to `columns` × `rows` cells, or nil when it cannot be decoded.
-    static func decode(_ data: Data, columns: Int, rows: Int) -> CoverImage? {
+    /// The cover in `data`, kept small, or nil when it cannot be decoded.
+    static func decode(_ data: Data) -> CoverPixels? {
         guard !data.isEmpty, data.count < Int(Int32.max) else { return nil }
-        return data.withUnsafeBytes { bytes -> CoverImage? in
+        return data.withUnsafeBytes { bytes -> CoverPixels? in
             let base = bytes.bindMemory(to: UInt8.self).baseAddress!
             var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
             guard stbi_info_from_memory(base, Int32(bytes.count), &width, &height, &channels) == 1,
@@ -18,7 +18,7 @@ enum CoverDecoder {
             guard let pixels = cstb_decode_rgb(base, Int32(bytes.count), &width, &height) else { return nil }
             defer { stbi_image_free(pixels) }
             let buffer = UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 3)
-            return CoverImage(rgb: buffer, width: Int(width), height: Int(height), columns: columns, rows: rows)
+            return CoverPixels(scaling: buffer, width: Int(width), height: Int(height))
         }
     }
 }

@@ -1,69 +1,148 @@
 import Foundation
 import NewsstandKit
 
-/// Fetches and decodes covers in the background, a few at a time, and keeps them.
+/// Fetches, decodes and renders covers in the background, a few at a time, and keeps them: the
+/// decoded pixels of recent covers, and every rendered size, so that a redraw costs nothing.
 ///
-/// `request` may be called every frame for the visible cards: work starts once per cover.
-/// `onChange` runs on a background thread when a cover arrives.
+/// `request` may be called every frame for the visible cards: work starts once per cover and
+/// size. `onChange` runs on a background thread when a cover is ready.
 final class CoverLoader: Sendable {
+    private struct Size: Hashable, Sendable {
+        let columns: Int
+        let rows: Int
+    }
+
+    private struct RenderKey: Hashable, Sendable {
+        let address: String
+        let size: Size
+    }
+
     private struct State: Sendable {
-        var images: [String: CoverImage] = [:]
-        var started: Set<String> = []
-        var pending: [Issue] = []
+        var images: [RenderKey: CoverImage] = [:]
+        var pixels: [String: CoverPixels] = [:]
+        /// Addresses of ``pixels`` by last use, oldest first.
+        var pixelUse: [String] = []
+        var rendering: Set<RenderKey> = []
+        /// Covers that are being fetched or decoded, with the sizes wanted once they are.
+        var fetching: [String: Set<Size>] = [:]
+        /// Covers that could not be fetched or decoded: their cards stay text cards.
+        var failed: Set<String> = []
+        var pending: [(Issue, Size)] = []
         var running = 0
     }
 
+    /// Renders with libchafa, one canvas per size, on one queue (a canvas is not thread-safe).
+    private final class Renderer: @unchecked Sendable {
+        let queue = DispatchQueue(label: "newsstand.covers.render")
+        private var canvases: [Size: ChafaCanvas] = [:]
+        let colors: ColorSupport
+
+        init(colors: ColorSupport) { self.colors = colors }
+
+        /// On ``queue`` only.
+        func render(_ pixels: CoverPixels, _ size: Size) -> CoverImage? {
+            if canvases[size] == nil { canvases[size] = ChafaCanvas(columns: size.columns, rows: size.rows, colors: colors) }
+            return canvases[size]?.render(pixels)
+        }
+    }
+
     private let state = Locked(State())
-    private let store: Store
+    private let newsstand: Newsstand
+    private let renderer: Renderer
     private let onChange: @Sendable () -> Void
     private let maximumRunning = 6
+    private let maximumKeptPixels = 256
     private let decoding = DispatchQueue(label: "newsstand.covers", attributes: .concurrent)
 
-    init(store: Store, onChange: @escaping @Sendable () -> Void) {
-        self.store = store
+    /// Nothing is fetched for a terminal without 256 colours: it shows text cards.
+    var isDrawingCovers: Bool { renderer.colors >= .palette256 }
+
+    init(newsstand: Newsstand, colors: ColorSupport, onChange: @escaping @Sendable () -> Void) {
+        self.newsstand = newsstand
+        renderer = Renderer(colors: colors)
         self.onChange = onChange
     }
 
-    func image(for id: String) -> CoverImage? {
-        state.withLock { $0.images[id] }
+    /// The cover of `issue` at `columns` × `rows`, when it is ready.
+    func image(for issue: Issue, columns: Int, rows: Int) -> CoverImage? {
+        state.withLock { $0.images[RenderKey(address: issue.address, size: Size(columns: columns, rows: rows))] }
     }
 
-    /// Asks for covers; the most recently asked-for go first (they are the ones on screen).
-    func request(_ issues: [Issue]) {
-        let start = state.withLock { state -> [Issue] in
-            for issue in issues.reversed() where !state.started.contains(issue.localKey) && issue.entry.coverAddress != nil {
-                state.started.insert(issue.localKey)
-                state.pending.append(issue)
+    /// Asks for covers at one size; the most recently asked-for go first (they are on screen).
+    func request(_ issues: [Issue], columns: Int, rows: Int) {
+        guard isDrawingCovers, columns > 0, rows > 0 else { return }
+        let size = Size(columns: columns, rows: rows)
+        var renders: [(RenderKey, CoverPixels)] = []
+        let start = state.withLock { state -> [(Issue, Size)] in
+            for issue in issues.reversed() where issue.entry.coverAddress != nil {
+                let address = issue.address
+                let key = RenderKey(address: address, size: size)
+                if state.images[key] != nil || state.rendering.contains(key) || state.failed.contains(address) { continue }
+                if let pixels = state.pixels[address] {
+                    state.rendering.insert(key)
+                    renders.append((key, pixels))
+                } else if state.fetching[address] != nil {
+                    state.fetching[address]!.insert(size)
+                } else {
+                    state.fetching[address] = [size]
+                    state.pending.append((issue, size))
+                }
             }
             return takeRunnable(&state)
         }
-        start.forEach(fetch)
+        for (key, pixels) in renders { render(pixels, key) }
+        for (issue, _) in start { fetch(issue) }
     }
 
-    private func takeRunnable(_ state: inout State) -> [Issue] {
-        var runnable: [Issue] = []
-        while state.running < maximumRunning, let issue = state.pending.popLast() {
+    private func takeRunnable(_ state: inout State) -> [(Issue, Size)] {
+        var runnable: [(Issue, Size)] = []
+        while state.running < maximumRunning, let next = state.pending.popLast() {
             state.running += 1
-            runnable.append(issue)
+            runnable.append(next)
         }
         return runnable
     }
 
     private func fetch(_ issue: Issue) {
+        guard let store = newsstand.store(for: issue) else { return }
         store.fetchCover(for: issue) { [self] result in
             decoding.async { [self] in
-                var image: CoverImage?
+                var pixels: CoverPixels?
                 if case .success(let path) = result, let data = FileManager.default.contents(atPath: path) {
-                    image = CoverDecoder.decode(data, columns: CardView.coverColumns, rows: CardView.coverRows)
+                    pixels = CoverDecoder.decode(data)
                 }
-                let next = state.withLock { state -> [Issue] in
-                    if let image { state.images[issue.localKey] = image }
+                let address = issue.address
+                let (sizes, next) = state.withLock { state -> (Set<Size>, [(Issue, Size)]) in
+                    let sizes = state.fetching.removeValue(forKey: address) ?? []
+                    if let pixels {
+                        state.pixels[address] = pixels
+                        state.pixelUse.append(address)
+                        if state.pixelUse.count > maximumKeptPixels {
+                            state.pixels[state.pixelUse.removeFirst()] = nil
+                        }
+                        for size in sizes { state.rendering.insert(RenderKey(address: address, size: size)) }
+                    } else {
+                        state.failed.insert(address)
+                    }
                     state.running -= 1
-                    return takeRunnable(&state)
+                    return (pixels == nil ? [] : sizes, takeRunnable(&state))
                 }
-                if image != nil { onChange() }
-                next.forEach(fetch)
+                if let pixels {
+                    for size in sizes { render(pixels, RenderKey(address: address, size: size)) }
+                }
+                for (issue, _) in next { fetch(issue) }
             }
+        }
+    }
+
+    private func render(_ pixels: CoverPixels, _ key: RenderKey) {
+        renderer.queue.async { [self] in
+            let image = renderer.render(pixels, key.size)
+            state.withLock { state in
+                state.rendering.remove(key)
+                if let image { state.images[key] = image }
+            }
+            if image != nil { onChange() }
         }
     }
 }

@@ -77,6 +77,53 @@ public struct Buffer: Equatable, Sendable {
         set(rect.maxX - 1, rect.maxY - 1, Cell(br, style: style))
     }
 
+    /// Each row as a terminal would be sent it, with `⎋` for ESC: an SGR sequence before every
+    /// change of style (24-bit `38;2;R;G;B`, palette `38;5;N`, basic `3N`), for snapshot tests of
+    /// colour. Trailing plain spaces are removed.
+    public func ansiLines() -> [String] {
+        (0..<height).map { y in
+            var line = ""
+            var current = Style.plain
+            var pendingSpaces = ""
+            for x in 0..<width where !cells[y * width + x].isContinuation {
+                let cell = cells[y * width + x]
+                if cell.style == .plain && cell.text == " " && current == .plain {
+                    pendingSpaces += " "
+                    continue
+                }
+                line += pendingSpaces
+                pendingSpaces = ""
+                if cell.style != current {
+                    line += Self.sgr(cell.style)
+                    current = cell.style
+                }
+                line += cell.text
+            }
+            if current != .plain { line += "⎋[0m" }
+            return line
+        }
+    }
+
+    private static func sgr(_ style: Style) -> String {
+        var codes = ["0"]
+        if style.bold { codes.append("1") }
+        if style.dim { codes.append("2") }
+        if style.underline { codes.append("4") }
+        if style.reverse { codes.append("7") }
+        func color(_ color: Color, base: Int) -> String? {
+            switch color {
+            case .default: return nil
+            case .palette(let index) where index < 8: return String(base + Int(index))
+            case .palette(let index) where index < 16: return String(base + 60 + Int(index) - 8)
+            case .palette(let index): return "\(base + 8);5;\(index)"
+            case .rgb(let red, let green, let blue): return "\(base + 8);2;\(red);\(green);\(blue)"
+            }
+        }
+        if let foreground = color(style.foreground, base: 30) { codes.append(foreground) }
+        if let background = color(style.background, base: 40) { codes.append(background) }
+        return "⎋[" + codes.joined(separator: ";") + "m"
+    }
+
     /// The text of each row (wide graphemes once, trailing spaces removed), for snapshot tests.
     public func lines() -> [String] {
         (0..<height).map { y in

@@ -33,7 +33,14 @@ public final class CursesTerminal: Terminal {
         guard let type = environment["TERM"], !type.isEmpty else {
             throw Unavailable(message: "TERM is not set, so the shelf cannot draw: run it in a terminal, or set TERM=xterm-256color.")
         }
-        guard ncw_newterm_stdio() != nil else {
+        let wantsColor = (environment["NO_COLOR"] ?? "").isEmpty
+        // A terminal that says it has 24-bit colour gets the direct-colour description of its
+        // kind, when this system has it; else its own (256 colours at most).
+        var opened = false
+        if wantsColor, let direct = Self.directColorType(term: type, colorTerm: environment["COLORTERM"]) {
+            opened = direct.withCString { ncw_newterm_type($0) } != nil
+        }
+        guard opened || ncw_newterm_stdio() != nil else {
             throw Unavailable(message: "This system does not know the terminal type \(TextSanitizer.inert(type)): install its terminfo (Debian's ncurses-term has most), or run with TERM=xterm-256color.")
         }
         cbreak()
@@ -44,12 +51,15 @@ public final class CursesTerminal: Terminal {
         curs_set(0)
         mousemask(ncw_all_mouse_events(), nil)
         mouseinterval(200)
-        let wantsColor = (environment["NO_COLOR"] ?? "").isEmpty
         if wantsColor && has_colors() {
             start_color()
             use_default_colors()
             colorCount = Int(ncw_colors())
-            colorSupport = colorCount >= 256 && ncw_color_pairs() > 256 ? .palette256 : .basic
+            if ncw_has_rgb() != 0 && colorCount >= 1 << 24 {
+                colorSupport = .direct
+            } else {
+                colorSupport = colorCount >= 256 && ncw_color_pairs() > 256 ? .palette256 : .basic
+            }
         } else {
             colorCount = 0
             colorSupport = .none
@@ -60,6 +70,21 @@ public final class CursesTerminal: Terminal {
 
     deinit {
         end()
+    }
+
+    /// The direct-colour terminfo entry for a terminal whose `COLORTERM` says 24-bit (ncurses-term
+    /// has xterm-direct, tmux-direct, kitty-direct, ...), or nil when it does not say so or `TERM`
+    /// already is one (or the Linux console, which has 8 colours whatever it claims).
+    static func directColorType(term: String, colorTerm: String?) -> String? {
+        guard let colorTerm, ["truecolor", "24bit"].contains(colorTerm.lowercased()) else { return nil }
+        guard !term.hasSuffix("-direct"), term != "linux", !term.isEmpty else { return nil }
+        let kind = term.split(separator: "-").first.map(String.init) ?? term
+        switch kind {
+        case "tmux", "screen": return "tmux-direct"
+        case "kitty", "alacritty", "konsole", "st", "mlterm", "iterm2", "vte", "mintty", "vscode": return kind + "-direct"
+        case "gnome": return "vte-direct"
+        default: return "xterm-direct"
+        }
     }
 
     public func draw(_ buffer: Buffer) {
@@ -100,10 +125,26 @@ public final class CursesTerminal: Terminal {
 
     private func colorPair(_ style: Style) -> Int32 {
         guard colorSupport != .none else { return 0 }
+        let direct = colorSupport == .direct
+        func packed(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> Int32 {
+            // Direct colour reads numbers below 8 as the basic colours: keep black black-ish.
+            max(8, Int32(red) << 16 | Int32(green) << 8 | Int32(blue))
+        }
         func number(_ color: Color) -> Int32 {
             switch color {
-            case .default: return -1
-            case .palette(let index): return Int(index) < colorCount ? Int32(index) : Int32(index % 8)
+            case .default:
+                return -1
+            case .palette(let index) where direct:
+                if index < 8 { return Int32(index) }
+                let (red, green, blue) = Color.rgb(ofPalette: index)
+                return packed(red, green, blue)
+            case .palette(let index):
+                return Int(index) < colorCount ? Int32(index) : Int32(index % 8)
+            case .rgb(let red, let green, let blue) where direct:
+                return packed(red, green, blue)
+            case .rgb(let red, let green, let blue):
+                let index = Self.nearestPaletteIndex(red: red, green: green, blue: blue)
+                return Int(index) < colorCount ? Int32(index) : Int32(index % 8)
             }
         }
         let key = ColorPairKey(foreground: number(style.foreground), background: number(style.background))
@@ -119,6 +160,16 @@ public final class CursesTerminal: Terminal {
         init_extended_pair(next, key.foreground, key.background)
         pairs[key] = next
         return next
+    }
+
+    /// The nearest colour of the 6×6×6 cube or the grey ramp.
+    static func nearestPaletteIndex(red: UInt8, green: UInt8, blue: UInt8) -> UInt8 {
+        func step(_ value: UInt8) -> Int { value < 48 ? 0 : value < 115 ? 1 : (Int(value) - 35) / 40 }
+        let average = (Int(red) + Int(green) + Int(blue)) / 3
+        if max(abs(Int(red) - average), abs(Int(green) - average), abs(Int(blue) - average)) < 12 {
+            return average > 238 ? 231 : UInt8(232 + max(0, (average - 3) / 10))
+        }
+        return UInt8(16 + 36 * step(red) + 6 * step(green) + step(blue))
     }
 
     public func nextEvent(timeout: Double?, wakeDescriptor: Int32) -> InputEvent? {

@@ -4,8 +4,10 @@ public enum ColorSupport: Sendable, Comparable {
     case none
     /// The eight basic colours.
     case basic
-    /// The 256-colour palette: enough for cover images.
+    /// The 256-colour palette: covers in the 240 colours above the first 16.
     case palette256
+    /// 24-bit colour (ncurses' direct colour): covers in their own colours.
+    case direct
 }
 
 /// A key the shelf understands.

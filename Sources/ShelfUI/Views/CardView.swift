@@ -30,25 +30,20 @@ struct CardView {
     }
 
     private func renderCover(into buffer: inout Buffer, area: Rect) {
-        if let cover = item.cover, theme.colors == .palette256 {
+        if let cover = item.cover, theme.colors >= .palette256 {
             cover.render(into: &buffer, area: area)
-            return
-        }
-        // A text cover: the title on a coloured card, or in a frame without colour.
-        let style = theme.textCover(for: item.id)
-        var textArea = area
-        if theme.colors != .none {
-            buffer.fill(area, with: Cell(" ", style: style))
-            textArea = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
         } else {
-            buffer.box(area, style: theme.border)
-            textArea = area.inset(by: 1)
+            // Without a cover, the publication's colour tells whose issue it is.
+            TitleCard(title: item.title, colorKey: item.subscription.isEmpty ? item.id : item.subscription, theme: theme)
+                .render(into: &buffer, area: area)
         }
-        let lines = TextLayout.wrap(item.title, width: max(1, textArea.width), lines: max(1, textArea.height))
-        let top = textArea.y + max(0, (textArea.height - lines.count) / 2)
-        for (index, line) in lines.enumerated() {
-            let (text, offset) = TextLayout.center(line, width: textArea.width)
-            buffer.write(text, x: textArea.x + offset, y: top + index, style: theme.colors == .none ? Style(bold: true) : style, clip: textArea)
+        if item.isNew {
+            Badge.render("NEW", style: theme.newBadge, into: &buffer, x: area.x, y: area.y, clip: area)
+        } else if item.isUnread {
+            Badge.render("UNREAD", style: theme.unreadBadge, into: &buffer, x: area.x, y: area.y, clip: area)
+        }
+        if item.isPinned {
+            Badge.render("PIN", style: theme.pinBadge, into: &buffer, x: Badge.rightAligned("PIN", in: area), y: area.y + area.height - 1, clip: area)
         }
     }
 

@@ -11,6 +11,21 @@ public struct ShelfItem: Sendable, Equatable {
     public var summary: String?
     public var state: DownloadState
     public var cover: CoverImage?
+    /// The subscription's name: a card without a cover takes its publication's colour.
+    public var subscription = ""
+    /// The publication's title, shown where issues of several publications mix (the New view).
+    public var publication: String?
+    /// Arrived after the subscription's first load and not read yet.
+    public var isNew = false
+    public var isRead = false
+    /// Kept from the storage budget.
+    public var isPinned = false
+    public var firstSeen: Date?
+    public var openedAt: Date?
+    /// Bytes of the installed file; measured for the selected card only.
+    public var sizeOnDisk: Int64?
+    /// "PDF", "EPUB", …: the installed file's type, else what the catalog offers.
+    public var mediaType: String?
 
     public init(id: String, title: String, releaseDate: Date? = nil, isFree: Bool = true, size: Int64? = nil,
                 summary: String? = nil, state: DownloadState = .remote, cover: CoverImage? = nil) {
@@ -28,6 +43,25 @@ public struct ShelfItem: Sendable, Equatable {
         let entry = issue.entry
         self.init(id: issue.localKey, title: entry.title, releaseDate: entry.releaseDate, isFree: entry.isFree, size: entry.size,
                   summary: entry.summary, state: issue.state, cover: cover)
+        subscription = issue.subscription
+        if let reading = issue.reading {
+            isNew = reading.isNew
+            isRead = reading.isRead
+            isPinned = reading.pinned
+            firstSeen = reading.firstSeen
+            openedAt = reading.openedAt
+        }
+        if case .downloaded = state {
+            mediaType = issue.installedType.name
+        } else {
+            mediaType = entry.acquisition.mediaType.name
+        }
+    }
+
+    /// Downloaded and not read yet.
+    public var isUnread: Bool {
+        if case .downloaded = state { return !isRead }
+        return false
     }
 }
 
@@ -53,9 +87,25 @@ public struct ShelfModel: Sendable, Equatable {
     public var librarySize: Int64 = 0
     /// The location of the selected issue's PDF, when installed.
     public var selectedPath: String?
+    /// The storage budget (`max_storage`), shown beside the library's size.
+    public var storageBudget: Int64?
+    /// What the screen shows.
+    public var screen = ShelfScreenKind.issues
+    /// New issues across every publication (the newsstand view's header).
+    public var newTotal = 0
 
     public init(catalogTitle: String? = nil, status: String = "") {
         self.catalogTitle = catalogTitle
         self.status = status
     }
+}
+
+/// The three screens of the shelf.
+public enum ShelfScreenKind: Sendable, Equatable {
+    /// One card per publication.
+    case newsstand
+    /// One publication's issues.
+    case issues
+    /// New issues of every publication, newest first.
+    case new
 }

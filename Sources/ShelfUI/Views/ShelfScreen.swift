@@ -13,9 +13,13 @@ public struct ShelfScreen {
     /// How many cards match the filter.
     public let itemCount: Int
     public let theme: Theme
+    /// The newsstand view's cards on screen (when `model.screen` is `.newsstand`).
+    public let visiblePublications: [PublicationItem]
+    public let selectedPublication: PublicationItem?
 
     public init(layout: ShelfLayout, model: ShelfModel, state: ShelfState, visibleItems: [ShelfItem],
-                selectedItem: ShelfItem?, itemCount: Int, theme: Theme) {
+                selectedItem: ShelfItem?, itemCount: Int, theme: Theme,
+                visiblePublications: [PublicationItem] = [], selectedPublication: PublicationItem? = nil) {
         self.layout = layout
         self.model = model
         self.state = state
@@ -23,6 +27,8 @@ public struct ShelfScreen {
         self.selectedItem = selectedItem
         self.itemCount = itemCount
         self.theme = theme
+        self.visiblePublications = visiblePublications
+        self.selectedPublication = selectedPublication
     }
 
     public func render(into buffer: inout Buffer) {
@@ -51,8 +57,21 @@ public struct ShelfScreen {
         let area = layout.header
         guard !area.isEmpty else { return }
         buffer.fill(area, with: Cell(" ", style: theme.header))
-        let title = " newsstand" + (model.catalogTitle.map { " · " + $0 } ?? "")
-        var right = "\(itemCount) of \(model.totalCount) · sort: \(state.sort.rawValue)"
+        let title: String
+        var right: String
+        switch model.screen {
+        case .newsstand:
+            title = " newsstand"
+            right = Formatting.count(model.totalCount, "publication")
+            let new = visiblePublicationsNewTotal
+            if new > 0 { right += " · \(new) new" }
+        case .issues:
+            title = " newsstand" + (model.catalogTitle.map { " · " + $0 } ?? "")
+            right = "\(itemCount) of \(model.totalCount) · sort: \(state.sort.rawValue)"
+        case .new:
+            title = " newsstand · New"
+            right = "\(itemCount) of \(model.totalCount) · sort: \(state.sort.rawValue)"
+        }
         if !state.filter.isEmpty && !state.isEditingFilter { right += " · filter: " + state.filter }
         right += " "
         let rightWidth = DisplayWidth.of(right)
@@ -62,9 +81,22 @@ public struct ShelfScreen {
         }
     }
 
+    /// New issues across the publications on screen, for the header: the controller passes the
+    /// total in ``ShelfModel/newTotal``.
+    private var visiblePublicationsNewTotal: Int { model.newTotal }
+
     private func renderGrid(into buffer: inout Buffer) {
+        if model.screen == .newsstand {
+            renderPublications(into: &buffer)
+            return
+        }
         if itemCount == 0 {
-            let text = model.totalCount == 0 ? "No issues yet." : "No issue matches “\(state.filter)”."
+            let text: String
+            if model.screen == .new && state.filter.isEmpty {
+                text = "Nothing new: every issue has been seen."
+            } else {
+                text = model.totalCount == 0 ? "No issues yet." : "No issue matches “\(state.filter)”."
+            }
             let (line, offset) = TextLayout.center(text, width: layout.grid.width)
             buffer.write(line, x: layout.grid.x + offset, y: layout.grid.y + layout.grid.height / 2, style: theme.dim, clip: layout.grid)
             return
@@ -78,7 +110,71 @@ public struct ShelfScreen {
         }
     }
 
+    private func renderPublications(into buffer: inout Buffer) {
+        if itemCount == 0 {
+            let text = model.totalCount == 0 ? "No subscriptions: newsstand subscribe URL adds one." : "No publication matches “\(state.filter)”."
+            let (line, offset) = TextLayout.center(text, width: layout.grid.width)
+            buffer.write(line, x: layout.grid.x + offset, y: layout.grid.y + layout.grid.height / 2, style: theme.dim, clip: layout.grid)
+            return
+        }
+        let range = layout.visibleRange(firstRow: state.firstRow, count: itemCount)
+        for (offset, item) in visiblePublications.prefix(range.count).enumerated() {
+            let index = range.lowerBound + offset
+            let rect = layout.cardRect(column: offset % layout.columns, row: offset / layout.columns)
+            PublicationCardView(item: item, isSelected: index == state.selected, theme: theme)
+                .render(into: &buffer, area: rect.intersection(layout.grid))
+        }
+    }
+
+    private func publicationLines(_ item: PublicationItem, width: Int) -> [(String, Style)] {
+        var lines: [(String, Style)] = []
+        for line in TextLayout.wrap(item.title, width: width, lines: 2) { lines.append((line, theme.title)) }
+        lines.append((item.name, theme.dim))
+        lines.append(("", .plain))
+        lines.append((Formatting.count(item.issueCount, "issue") + ", \(item.downloadedCount) kept", .plain))
+        lines.append(("\(item.newCount) new, \(item.unreadCount) unread", item.newCount + item.unreadCount > 0 ? theme.unread : .plain))
+        switch item.condition {
+        case .loading: lines.append(("Reading the cached catalog…", theme.dim))
+        case .fresh(let date?): lines.append(("Up to date: " + Formatting.moment(date), .plain))
+        case .fresh(nil): lines.append(("A local catalog", .plain))
+        case .refreshing: lines.append(("Refreshing…", theme.queued))
+        case .offline(let since): lines.append(("Offline since " + Formatting.moment(since), theme.failure))
+        case .needsCredentials: lines.append(("Needs credentials: add them to config.toml", theme.failure))
+        case .failed(let message):
+            for line in TextLayout.wrap(message, width: width, lines: 4) { lines.append((line, theme.failure)) }
+        }
+        if let newest = item.newestTitle {
+            lines.append(("", .plain))
+            lines.append(("Newest:", theme.dim))
+            for line in TextLayout.wrap(newest, width: width, lines: 2) { lines.append((line, .plain)) }
+            if let date = item.newestDate { lines.append((Formatting.day(date), theme.dim)) }
+        }
+        return lines
+    }
+
     private func renderDetails(into buffer: inout Buffer, area: Rect) {
+        if model.screen == .newsstand {
+            guard let publication = selectedPublication else { return }
+            if area.height > 4 {
+                buffer.box(area, style: theme.border)
+                buffer.write(" Publication ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
+                let inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
+                for (offset, line) in publicationLines(publication, width: inner.width).prefix(inner.height).enumerated() {
+                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+                }
+            } else {
+                let inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
+                buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
+                let lines = publicationLines(publication, width: inner.width)
+                let first = publication.title + " · " + Formatting.count(publication.issueCount, "issue")
+                    + " · \(publication.newCount) new · \(publication.unreadCount) unread · \(publication.downloadedCount) kept"
+                let rows = [("", Style.plain), (first, theme.title)] + lines.dropFirst(5).prefix(2)
+                for (offset, line) in rows.prefix(inner.height).enumerated() {
+                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+                }
+            }
+            return
+        }
         guard let item = selectedItem else { return }
         let isPane = area.height > 4
         var lines: [(String, Style)] = []
@@ -91,14 +187,30 @@ public struct ShelfScreen {
             lines.append(("", .plain))
             lines.append((Formatting.day(item.releaseDate) + "  " + (item.isFree ? "free" : "paid"), theme.dim))
             if let size = item.size { lines.append(("Size: " + Formatting.bytes(size), .plain)) }
+            if let publication = item.publication { lines.append((publication, theme.dim)) }
             lines.append(("State: " + describe(item.state), .plain))
+            var marks: [String] = []
+            if item.isNew { marks.append("new") }
+            if item.isRead { marks.append("read") } else if item.isUnread { marks.append("unread") }
+            if item.isPinned { marks.append("pinned") }
+            if !marks.isEmpty {
+                lines.append((marks.joined(separator: ", ").prefix(1).uppercased() + marks.joined(separator: ", ").dropFirst(),
+                              item.isNew || item.isUnread ? theme.unread : .plain))
+            }
+            if let firstSeen = item.firstSeen { lines.append(("First seen: " + Formatting.moment(firstSeen), .plain)) }
+            if let openedAt = item.openedAt { lines.append(("Opened: " + Formatting.moment(openedAt), .plain)) }
+            if let sizeOnDisk = item.sizeOnDisk {
+                lines.append(("On disk: " + Formatting.bytes(sizeOnDisk) + (item.mediaType.map { ", " + $0 } ?? ""), .plain))
+            } else if let mediaType = item.mediaType {
+                lines.append(("Type: " + mediaType, .plain))
+            }
             if let summary = item.summary, !summary.isEmpty {
                 lines.append(("", .plain))
                 for line in TextLayout.wrap(summary, width: inner.width, lines: 6) { lines.append((line, .plain)) }
             }
             if let path = model.selectedPath {
                 lines.append(("", .plain))
-                lines.append(("On disk:", theme.dim))
+                lines.append(("File:", theme.dim))
                 var rest = Substring(path)
                 while !rest.isEmpty {
                     lines.append((String(rest.prefix(inner.width)), theme.dim))
@@ -172,7 +284,9 @@ public struct ShelfScreen {
         if model.activeDownloads > 0 {
             right += "↓ \(model.activeDownloads) · \(Formatting.bytes(Int64(model.bytesPerSecond)))/s · "
         }
-        right += "library \(Formatting.bytes(model.librarySize)) · ? help "
+        right += "library \(Formatting.bytes(model.librarySize))"
+        if let budget = model.storageBudget { right += " of \(Formatting.bytes(budget))" }
+        right += " · ? help "
         if let message = state.message {
             // A message is what the user must read now: it gets the whole line.
             buffer.write(DisplayWidth.truncate(" " + message, to: area.width), x: 0, y: area.y, style: style, clip: area)
@@ -189,6 +303,18 @@ public struct ShelfScreen {
         }
     }
 
+    static let newsstandHelpLines: [(String, String)] = [
+        ("← ↓ ↑ → h j k l", "move"),
+        ("Enter", "open the publication's issues"),
+        ("n", "new issues of every publication"),
+        ("r / R", "refresh this publication / all of them"),
+        ("M", "mark all of its issues read"),
+        ("/", "filter by title (Enter keeps, Esc clears)"),
+        ("?", "this help"),
+        ("q", "quit (downloads resume next time)"),
+        ("mouse", "click selects, double-click opens"),
+    ]
+
     static let helpLines: [(String, String)] = [
         ("← ↓ ↑ → h j k l", "move"),
         ("PgUp PgDn Home End", "page through the shelf"),
@@ -197,16 +323,18 @@ public struct ShelfScreen {
         ("D / Delete", "delete the downloaded issue"),
         ("/", "filter by title (Enter keeps, Esc clears)"),
         ("s", "sort by date, title or state"),
+        ("m / p", "mark read or unread / pin or unpin"),
+        ("M", "mark all of the publication read"),
         ("r", "refresh the catalog"),
         ("?", "this help"),
-        ("Esc", "close a prompt or overlay"),
+        ("Backspace / Esc", "back to the newsstand"),
         ("q", "quit (downloads resume next time)"),
         ("mouse", "click selects, double-click opens"),
     ]
 
     private func renderHelp(into buffer: inout Buffer) {
         let keyWidth = 19
-        let lines = Self.helpLines.map { (DisplayWidth.pad($0.0, to: keyWidth), $0.1) }
+        let lines = (model.screen == .newsstand ? Self.newsstandHelpLines : Self.helpLines).map { (DisplayWidth.pad($0.0, to: keyWidth), $0.1) }
         let width = min(buffer.width, 2 + keyWidth + 2 + (lines.map { DisplayWidth.of($0.1) }.max() ?? 0) + 2)
         let height = min(buffer.height, lines.count + 4)
         let area = Rect(x: (buffer.width - width) / 2, y: (buffer.height - height) / 2, width: width, height: height)

@@ -12,7 +12,7 @@ public struct Theme: Sendable {
         switch colors {
         case .none: return .default
         case .basic: return basic
-        case .palette256: return rich ?? basic
+        case .palette256, .direct: return rich ?? basic
         }
     }
 
@@ -32,13 +32,20 @@ public struct Theme: Sendable {
     var failure: Style { colors == .none ? Style(bold: true, underline: true) : Style(foreground: color(.red), bold: true) }
     var overlay: Style { Style(foreground: .default, background: .default) }
     var key: Style { Style(foreground: color(.yellow), bold: true) }
+    /// NEW on a cover's corner.
+    var newBadge: Style { colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .black, background: color(.yellow, .palette(220)), bold: true) }
+    /// UNREAD on a cover's corner.
+    var unreadBadge: Style { colors == .none ? Style(reverse: true) : Style(foreground: .white, background: color(.blue, .palette(25)), bold: true) }
+    /// PIN on a cover's corner.
+    var pinBadge: Style { colors == .none ? Style(reverse: true) : Style(foreground: .black, background: color(.cyan, .palette(80)), bold: true) }
+    var unread: Style { colors == .none ? Style(bold: true) : Style(foreground: color(.cyan, .palette(75))) }
 
-    /// A background for a card with no cover image, derived from its ID.
+    /// A background for a card with no cover image: one colour per publication, from its name.
     func textCover(for id: String) -> Style {
         guard colors != .none else { return .plain }
         var hash: UInt32 = 2_166_136_261
         for byte in id.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        if colors == .palette256 {
+        if colors >= .palette256 {
             let choices: [UInt8] = [24, 25, 29, 30, 53, 54, 58, 88, 89, 94, 60, 66]
             return Style(foreground: .palette(255), background: .palette(choices[Int(hash % UInt32(choices.count))]), bold: true)
         }

@@ -16,7 +16,8 @@ extension NewsstandCommand {
                     throw CommandFailure("The shelf needs a terminal; use `newsstand list` in scripts.")
                 }
                 let newsstand = try options.makeNewsstand()
-                guard let store = options.selectedStores(newsstand).first else { return }
+                // --subscription opens on that publication; else the newsstand view of them all.
+                let store = options.subscription == nil ? nil : options.selectedStores(newsstand).first
                 let terminal: CursesTerminal
                 do throws(CursesTerminal.Unavailable) {
                     terminal = try CursesTerminal()

@@ -1,0 +1,71 @@
+import CChafa
+
+/// libchafa's canvas for one size and colour mode: pixels in, a symbol and two colours per cell
+/// out. Owns its canvas, configuration and symbol map and frees them in `deinit`. The only file
+/// that imports chafa.
+final class ChafaCanvas {
+    private let symbols: OpaquePointer
+    private let config: OpaquePointer
+    private let canvas: OpaquePointer
+    private let columns: Int
+    private let rows: Int
+    private let colors: ColorSupport
+
+    /// Nil for a terminal without a palette of 256 colours: those get text cards.
+    init?(columns: Int, rows: Int, colors: ColorSupport) {
+        guard columns > 0, rows > 0, colors >= .palette256 else { return nil }
+        self.columns = columns
+        self.rows = rows
+        self.colors = colors
+        symbols = chafa_symbol_map_new()
+        chafa_symbol_map_add_by_tags(symbols, cchafa_cover_symbols())
+        config = chafa_canvas_config_new()
+        chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
+        // The 240 colours above the first 16, which terminal themes redefine.
+        chafa_canvas_config_set_canvas_mode(config, colors == .direct ? CHAFA_CANVAS_MODE_TRUECOLOR : CHAFA_CANVAS_MODE_INDEXED_240)
+        chafa_canvas_config_set_symbol_map(config, symbols)
+        chafa_canvas_config_set_work_factor(config, 0.8)
+        canvas = chafa_canvas_new(config)
+    }
+
+    deinit {
+        chafa_canvas_unref(canvas)
+        chafa_canvas_config_unref(config)
+        chafa_symbol_map_unref(symbols)
+    }
+
+    /// Draws `pixels` over the whole canvas and reads back its cells.
+    func render(_ pixels: CoverPixels) -> CoverImage {
+        pixels.rgb.withUnsafeBufferPointer { rgb in
+            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGB8, rgb.baseAddress, Int32(pixels.width), Int32(pixels.height),
+                                         Int32(pixels.width * 3))
+        }
+        var cells: [Cell] = []
+        cells.reserveCapacity(columns * rows)
+        for y in 0..<rows {
+            for x in 0..<columns {
+                let symbol = Unicode.Scalar(UInt32(chafa_canvas_get_char_at(canvas, Int32(x), Int32(y)))) ?? " "
+                var foreground: Int32 = 0, background: Int32 = 0
+                // Packed RGB in truecolor; the palette indices themselves otherwise ("raw").
+                if colors == .direct {
+                    chafa_canvas_get_colors_at(canvas, Int32(x), Int32(y), &foreground, &background)
+                } else {
+                    chafa_canvas_get_raw_colors_at(canvas, Int32(x), Int32(y), &foreground, &background)
+                }
+                cells.append(Cell(String(symbol), style: Style(foreground: color(foreground), background: color(background))))
+            }
+        }
+        return CoverImage(columns: columns, rows: rows, cells: cells)
+    }
+
+    /// A colour chafa handed back: packed RGB in truecolor mode, a palette index otherwise; a
+    /// negative value (transparent) becomes the terminal's default.
+    private func color(_ value: Int32) -> Color {
+        guard value >= 0 else { return .default }
+        if colors == .direct {
+            return .rgb(UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
+        }
+        // Above 255 are chafa's own markers (transparent, the terminal's colours).
+        return value < 256 ? .palette(UInt8(value)) : .default
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import NewsstandKit
+
+/// One publication in the newsstand view: its newest cover, its title, what is new and unread,
+/// how many issues are kept, and the state of its catalog.
+struct PublicationCardView {
+    let item: PublicationItem
+    let isSelected: Bool
+    let theme: Theme
+
+    func render(into buffer: inout Buffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        buffer.fill(area)
+        buffer.box(area, style: isSelected ? theme.selectedBorder : theme.border, heavy: isSelected)
+        let inner = area.inset(by: 1)
+        guard !inner.isEmpty else { return }
+        let coverArea = Rect(x: inner.x + (inner.width - CardView.coverColumns) / 2, y: inner.y,
+                             width: min(CardView.coverColumns, inner.width), height: min(CardView.coverRows, inner.height))
+            .intersection(inner)
+        if let cover = item.cover, theme.colors >= .palette256 {
+            cover.render(into: &buffer, area: coverArea)
+        } else {
+            TitleCard(title: item.title, colorKey: item.name, theme: theme).render(into: &buffer, area: coverArea)
+        }
+        if item.newCount > 0 {
+            Badge.render("\(item.newCount) NEW", style: theme.newBadge, into: &buffer, x: coverArea.x, y: coverArea.y, clip: coverArea)
+        }
+
+        var y = inner.y + CardView.coverRows
+        for line in TextLayout.wrap(item.title, width: inner.width, lines: 2) {
+            buffer.write(line, x: inner.x, y: y, style: theme.title, clip: inner)
+            y += 1
+        }
+        var counts = "\(item.downloadedCount) of \(item.issueCount) kept"
+        if item.unreadCount > 0 { counts = "\(item.unreadCount) unread · " + counts }
+        buffer.write(DisplayWidth.truncate(counts, to: inner.width), x: inner.x, y: inner.y + CardView.coverRows + 2,
+                     style: item.unreadCount > 0 ? theme.unread : theme.dim, clip: inner)
+
+        let (label, style) = conditionLabel
+        let (text, offset) = TextLayout.center(DisplayWidth.truncate(label, to: inner.width), width: inner.width)
+        buffer.write(text, x: inner.x + offset, y: inner.y + CardView.coverRows + 3, style: style, clip: inner)
+    }
+
+    private var conditionLabel: (String, Style) {
+        switch item.condition {
+        case .loading: return ("loading…", theme.dim)
+        case .fresh(let date?): return ("✓ " + Formatting.moment(date), theme.dim)
+        case .fresh(nil): return ("✓ local", theme.dim)
+        case .refreshing: return ("refreshing…", theme.queued)
+        case .offline(let since): return ("offline · " + Formatting.moment(since), theme.failure)
+        case .needsCredentials: return ("NEEDS LOGIN", theme.failure)
+        case .failed: return ("ERROR", theme.failure)
+        }
+    }
+}
+
+/// A card's stand-in for a missing cover: the title on a colour that is the same for every card
+/// of one publication (a frame without colour).
+struct TitleCard {
+    let title: String
+    let colorKey: String
+    let theme: Theme
+
+    func render(into buffer: inout Buffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        let style = theme.textCover(for: colorKey)
+        var textArea = area
+        if theme.colors != .none {
+            buffer.fill(area, with: Cell(" ", style: style))
+            textArea = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
+        } else {
+            buffer.box(area, style: theme.border)
+            textArea = area.inset(by: 1)
+        }
+        let lines = TextLayout.wrap(title, width: max(1, textArea.width), lines: max(1, textArea.height))
+        let top = textArea.y + max(0, (textArea.height - lines.count) / 2)
+        for (index, line) in lines.enumerated() {
+            let (text, offset) = TextLayout.center(line, width: textArea.width)
+            buffer.write(text, x: textArea.x + offset, y: top + index, style: theme.colors == .none ? Style(bold: true) : style, clip: textArea)
+        }
+    }
+}
+
+/// A word set on a cover's corner: NEW, UNREAD, PIN.
+enum Badge {
+    static func render(_ text: String, style: Style, into buffer: inout Buffer, x: Int, y: Int, clip: Rect) {
+        buffer.write(" " + text + " ", x: x, y: y, style: style, clip: clip)
+    }
+
+    /// The x where `text` ends at the right edge of `clip`.
+    static func rightAligned(_ text: String, in clip: Rect) -> Int {
+        clip.maxX - DisplayWidth.of(" " + text + " ")
+    }
+}
