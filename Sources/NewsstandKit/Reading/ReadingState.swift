@@ -19,8 +19,9 @@ public final class ReadingState: Sendable {
         public var pinned: Bool
 
         public var isRead: Bool { readAt != nil }
-        /// New: arrived after the first load and not read yet.
-        public var isNew: Bool { arrivedLater && readAt == nil }
+        /// New: arrived after the first load, never opened and not read. (Marked unread after
+        /// it was opened, it is unread, not new.)
+        public var isNew: Bool { arrivedLater && readAt == nil && openedAt == nil }
     }
 
     private let pool: DatabasePool

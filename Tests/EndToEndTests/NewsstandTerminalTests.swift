@@ -1,0 +1,125 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The newsstand view in a real terminal (tmux): three subscriptions served by the loopback server.
+final class NewsstandTerminalTests: XCTestCase {
+    var folder: TemporaryDirectory!
+    var server: TestServer!
+    var environment: [String: String] = [:]
+    var openedRecord: String { folder.path + "/opened.txt" }
+    let day: TimeInterval = 86_400
+    let base = Date(timeIntervalSince1970: 1_767_225_600)
+
+    override func setUpWithError() throws {
+        folder = TemporaryDirectory()
+        server = try TestServer()
+        let opener = folder.path + "/fake-opener"
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(openedRecord)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
+        environment = folder.environment
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        environment["LANG"] = "C.UTF-8"
+        environment["TERM"] = "tmux-256color"
+        environment["NEWSSTAND_OPENER"] = opener
+        let issue = Fixtures.pdf(size: 40_000, seed: 9)
+        for name in ["weekly", "monthly", "flaky"] {
+            server.serve("/\(name)/issue-1.pdf", .init(body: issue, etag: "\"1\""))
+            server.serve("/\(name)/issue-2.pdf", .init(body: issue, etag: "\"2\""))
+            publish(name, issues: 1)
+        }
+        let config = """
+            max_storage = "100 MB"
+
+            [subscriptions.weekly]
+            url = "\(server.url("/weekly/catalog.plist").absoluteString)"
+
+            [subscriptions.monthly]
+            url = "\(server.url("/monthly/catalog.plist").absoluteString)"
+
+            [subscriptions.flaky]
+            url = "\(server.url("/flaky/catalog.plist").absoluteString)"
+            """
+        try FileManager.default.createDirectory(atPath: folder.path + "/config/newsstand", withIntermediateDirectories: true)
+        try config.write(toFile: folder.path + "/config/newsstand/config.toml", atomically: true, encoding: .utf8)
+    }
+
+    override func tearDown() {
+        server.stop()
+        server = nil
+        folder = nil
+    }
+
+    private func publish(_ name: String, issues: Int) {
+        let entries = (1...issues).map { number in
+            Fixtures.entry(id: "\(name)-\(number)", title: "\(name.capitalized) No. \(number)", download: "issue-\(number).pdf",
+                           date: base + Double(number) * day)
+        }
+        server.serve("/\(name)/catalog.plist", .init(body: Fixtures.catalog(entries, title: name.capitalized), contentType: "application/xml",
+                                                     etag: "\"\(name)-\(issues)\""))
+    }
+
+    func testOpenOnThreePublicationsReadOneAndRefreshAllWithOneFailing() throws {
+        // A first refresh records the back issues; the second issue of Weekly then arrives as new.
+        let runner = CommandRunner(folder: folder)
+        XCTAssertEqual(try runner.run("refresh").status, 0)
+        publish("weekly", issues: 2)
+
+        let shelf = try TmuxSession([CommandRunner.executable], environment: environment.merging(["COLORTERM": "truecolor"]) { $1 },
+                                    width: 120, height: 34)
+        XCTAssertTrue(shelf.waitFor("3 publications"), shelf.screen())
+        XCTAssertTrue(shelf.waitFor("1 NEW"), shelf.screen())
+        let first = shelf.screen()
+        for title in ["Weekly", "Monthly", "Flaky"] { XCTAssertTrue(first.contains(title), first) }
+        XCTAssertTrue(shelf.waitFor("of 100 MB"), "the budget is shown: \(shelf.screen())")
+        XCTAssertFalse(TmuxSession.colors("38;2;", in: shelf.screen(escapes: true)).isEmpty, "COLORTERM=truecolor: 24-bit colour")
+
+        // Into Weekly: the new issue is first, with its badge; download it, then read it.
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("Weekly No. 2"), shelf.screen())
+        XCTAssertTrue(shelf.screen().contains(" NEW "), shelf.screen())
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("READ"), shelf.screen())
+        try shelf.send("Enter")
+        XCTAssertTrue(server.wait { _ in FileManager.default.fileExists(atPath: self.openedRecord) })
+        XCTAssertTrue(shelf.waitForScreen { !$0.contains(" NEW ") && $0.contains("Read") }, "opening marks it read: \(shelf.screen())")
+        let opened = try String(contentsOfFile: openedRecord, encoding: .utf8)
+        XCTAssertTrue(opened.hasSuffix("weekly-2.pdf\n"), opened)
+
+        // m marks it unread again, p pins it: the card says both.
+        try shelf.send("m")
+        XCTAssertTrue(shelf.waitFor(" UNREAD "), shelf.screen())
+        try shelf.send("p")
+        XCTAssertTrue(shelf.waitFor(" PIN "), shelf.screen())
+
+        // Back to the newsstand: nothing new any more, one unread kept issue.
+        try shelf.send("BSpace")
+        XCTAssertTrue(shelf.waitFor("3 publications"), shelf.screen())
+        XCTAssertTrue(shelf.waitFor("1 unread"), shelf.screen())
+        XCTAssertFalse(shelf.screen().contains("1 NEW"), shelf.screen())
+
+        // R refreshes all; Flaky's server fails, and its card and the status line say so.
+        server.inject(.status(500), .status(500), .status(500), into: "/flaky/catalog.plist")
+        try shelf.send("R")
+        XCTAssertTrue(shelf.waitFor("1 offline"), shelf.screen())
+        XCTAssertTrue(shelf.screen().contains("offline ·"), shelf.screen())
+        XCTAssertGreaterThanOrEqual(server.requests(for: "/weekly/catalog.plist").count, 3, "R asked every server again")
+
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
+
+    func testAPlainXtermGetsNo24BitColour() throws {
+        var plain = environment
+        plain["TERM"] = "xterm"
+        plain["COLORTERM"] = nil
+        let shelf = try TmuxSession([CommandRunner.executable], environment: plain, width: 100, height: 30)
+        XCTAssertTrue(shelf.waitFor("3 publications"), shelf.screen())
+        XCTAssertTrue(shelf.waitFor("Monthly"), shelf.screen())
+        let escapes = shelf.screen(escapes: true)
+        XCTAssertTrue(TmuxSession.colors("38;2;", in: escapes).isEmpty && TmuxSession.colors("48;2;", in: escapes).isEmpty, escapes)
+        XCTAssertTrue(TmuxSession.colors("48;5;", in: escapes).isEmpty, "xterm has 8 colours: title cards, no palette")
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
+}
