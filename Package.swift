@@ -21,12 +21,14 @@ let package = Package(
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .systemLibrary(name: "CStb", path: "Sources/CStb"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        .systemLibrary(name: "CText", path: "Sources/CText"),
         .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .target(
             name: "NewsstandKit",
             dependencies: [
                 "CCurl",
                 "CLinux",
+                "CText",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

@@ -18,6 +18,48 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.of("🙂"), 2)
     }
 
+    /// Titles that trip terminals up: CJK, emoji with and without presentation selectors, skin
+    /// tones, ZWJ families, flags, combining marks, Hangul jamo, zero-width spaces.
+    static let awkwardTitles = [
+        "夏号 · 特集", "Café e\u{301}\u{303}", "👍🏽 thumbs", "👨\u{200D}👩\u{200D}👧 family", "☺\u{FE0F} smile", "☺ plain",
+        "🇩🇪🇫🇷 flags", "한국어 \u{1100}\u{1161}\u{11A8}", "zero\u{200B}width", "Ａｌｐｈａ fullwidth", "⌚⏰ clocks",
+        "ก\u{0E31}\u{0E49} thai", "🏳\u{FE0F}\u{200D}🌈 flag", "mixed 夏👍é\u{301}",
+    ]
+
+    /// The width of each title as the C library's wcwidth counts it, scalar by scalar (what ncurses
+    /// places characters by), asked of Python's ctypes so that the check does not share our code.
+    func testDisplayWidthAgreesWithTheCLibrarysWcwidth() throws {
+        let script = """
+            import ctypes, json, sys
+            libc = ctypes.CDLL("libc.so.6")
+            libc.newlocale.restype = ctypes.c_void_p
+            libc.uselocale.argtypes = [ctypes.c_void_p]
+            libc.uselocale(libc.newlocale(1 << 0, b"C.UTF-8", None))  # LC_CTYPE_MASK
+            print(json.dumps([sum(max(0, libc.wcwidth(ord(c))) for c in t) for t in json.load(sys.stdin)]))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: Self.awkwardTitles))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let expected = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [Int])
+        XCTAssertEqual(Self.awkwardTitles.map(DisplayWidth.of), expected)
+    }
+
+    func testAGraphemeIsSplitIntoTheCellsNcursesWouldUse() {
+        let family = Character("👨\u{200D}👩\u{200D}👧")
+        XCTAssertEqual(DisplayWidth.cells(of: family).map(\.width), [2, 2, 2])
+        XCTAssertEqual(DisplayWidth.cells(of: family).first?.text, "👨\u{200D}", "the joiner rides on the cell before")
+        XCTAssertEqual(DisplayWidth.cells(of: Character("e\u{301}\u{303}")).map(\.width), [1])
+        XCTAssertEqual(DisplayWidth.cells(of: Character("☺\u{FE0F}")).map(\.width), [1], "wcwidth counts the selector as 0")
+    }
+
     func testDaysAreFormattedInUTC() {
         XCTAssertEqual(Formatting.day(Date(timeIntervalSince1970: 1_767_225_600)), "2026-01-01")
         XCTAssertEqual(Formatting.day(Date(timeIntervalSince1970: 1_767_225_599.5)), "2025-12-31")

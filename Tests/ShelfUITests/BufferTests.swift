@@ -52,6 +52,23 @@ final class BufferTests: XCTestCase {
         XCTAssertNil(layout.itemIndex(atX: 5, y: 0, firstRow: 0))
     }
 
+    /// Awkward titles wrapped and cut at a card's edge: every row of the card is exactly the
+    /// card's width, and the right border stays in its column.
+    func testAwkwardTitlesNeverPushACardsBorder() {
+        let titles = ["夏号 · 特集号の特別なタイトル", "👨\u{200D}👩\u{200D}👧👨\u{200D}👩\u{200D}👧 families everywhere",
+                      "Cafe\u{301}\u{303} e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}",
+                      "☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}☺\u{FE0F}",
+                      "🇩🇪🇫🇷🇮🇹🇪🇸🇵🇹🇳🇱🇧🇪🇱🇺🇦🇹", "Ａｌｐｈａ Ｂｅｔａ Ｇａｍｍａ Ｄｅｌｔａ"]
+        for title in titles {
+            var buffer = Buffer(width: ShelfLayout.cardWidth, height: ShelfLayout.cardHeight)
+            CardView(item: ShelfItem(id: "x", title: title), isSelected: false, theme: Theme(colors: .none)).render(into: &buffer, area: buffer.area)
+            for (row, line) in buffer.lines().enumerated() where row > 0 && row < ShelfLayout.cardHeight - 1 {
+                XCTAssertEqual(DisplayWidth.of(line), ShelfLayout.cardWidth, "row \(row) of \(title): \(line)")
+                XCTAssertEqual(buffer[ShelfLayout.cardWidth - 1, row].text, "│", "row \(row) of \(title)")
+            }
+        }
+    }
+
     func testPaletteMapping() {
         XCTAssertEqual(CursesTerminal.nearestPaletteIndex(red: 255, green: 0, blue: 0), 196)
         XCTAssertEqual(CursesTerminal.nearestPaletteIndex(red: 0, green: 0, blue: 0), 232)

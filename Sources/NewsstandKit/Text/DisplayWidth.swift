@@ -1,7 +1,26 @@
-/// How many terminal columns text takes, and how to cut it to fit.
+import CText
+
+/// How many terminal columns text takes, and how to cut it to fit: as the C library's `wcwidth`
+/// says, which is what ncurses uses to place each character, so that our columns and the
+/// terminal's agree (CJK, emoji, combining marks, joiners). The only file that imports CText.
 public enum DisplayWidth {
-    /// The columns one scalar takes: 0 for combining marks, 2 for wide East Asian and emoji.
+    /// The columns one scalar takes: `wcwidth`'s answer (0 for combining marks and joiners, 2 for
+    /// wide East Asian and most emoji); the table below where the C library has no answer.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x7F { return value < 0x20 ? 0 : 1 }
+        if value < 0xA0 { return 0 }
+        if let width = libcWidth(value) { return width }
+        return tableWidth(scalar)
+    }
+
+    private static func libcWidth(_ value: UInt32) -> Int? {
+        let width = ctext_wcwidth(value)
+        return width >= 0 ? Int(width) : nil
+    }
+
+    /// Widths by Unicode properties, for a C library without C.UTF-8 or a scalar it does not know.
+    static func tableWidth(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value == 0 { return 0 }
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
@@ -17,7 +36,7 @@ public enum DisplayWidth {
         return 1
     }
 
-    /// The columns a string takes, counting each grapheme once.
+    /// The columns a string takes.
     public static func of(_ text: String) -> Int {
         var width = 0
         for character in text {
@@ -26,17 +45,27 @@ public enum DisplayWidth {
         return width
     }
 
-    /// The columns one grapheme cluster takes.
+    /// The columns one grapheme cluster takes: the sum of its ``cells(of:)``.
     public static func of(_ character: Character) -> Int {
-        var width = 0
+        if character.isASCII { return of(character.unicodeScalars.first!) }
+        return cells(of: character).reduce(0) { $0 + $1.width }
+    }
+
+    /// A grapheme as ncurses places it: every scalar with a width starts a cell of that width,
+    /// and the zero-width scalars after it (combining marks, variation selectors, joiners) ride
+    /// on that cell. A family emoji joined by ZWJs is three wide cells, as `wcwidth` counts it.
+    public static func cells(of character: Character) -> [(text: String, width: Int)] {
+        var cells: [(text: String, width: Int)] = []
         for scalar in character.unicodeScalars {
-            let scalarWidth = of(scalar)
-            if scalarWidth == 2 { return 2 }
-            if width == 0 { width = scalarWidth }
+            let width = of(scalar)
+            if width > 0 || cells.isEmpty {
+                cells.append((String(scalar), width))
+            } else if cells[cells.count - 1].text.unicodeScalars.count < 5 {
+                // ncurses keeps at most five characters a cell: the rest is dropped.
+                cells[cells.count - 1].text.unicodeScalars.append(scalar)
+            }
         }
-        // Emoji presentation selector turns a narrow symbol into a wide one.
-        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-        return width
+        return cells
     }
 
     /// The longest prefix of `text` that fits in `columns`, with `…` when it was cut.

@@ -46,15 +46,17 @@ public struct Buffer: Equatable, Sendable {
         let bounds = (clip ?? area).intersection(area)
         guard y >= bounds.y, y < bounds.maxY else { return 0 }
         var column = x
-        for character in TextSanitizer.inert(text) {
-            let characterWidth = DisplayWidth.of(character)
-            if characterWidth == 0 { continue }
-            if column + characterWidth > bounds.maxX { break }
-            if column >= bounds.x {
-                set(column, y, Cell(String(character), style: style))
-                if characterWidth == 2 { set(column + 1, y, Cell.continuation) }
+        // Cell by cell as ncurses would place them (see DisplayWidth.cells(of:)).
+        outer: for character in TextSanitizer.inert(text) {
+            for (piece, pieceWidth) in character.isASCII ? [(String(character), 1)] : DisplayWidth.cells(of: character) {
+                if pieceWidth == 0 { continue }
+                if column + pieceWidth > bounds.maxX { break outer }
+                if column >= bounds.x {
+                    set(column, y, Cell(piece, style: style))
+                    if pieceWidth == 2 { set(column + 1, y, Cell.continuation) }
+                }
+                column += pieceWidth
             }
-            column += characterWidth
         }
         return column - x
     }

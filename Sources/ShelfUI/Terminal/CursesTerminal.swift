@@ -116,7 +116,7 @@ public final class CursesTerminal: Terminal {
         if cell.style.reverse { attributes |= ncw_a_reverse() }
         if cell.style.underline { attributes |= ncw_a_underline() }
         var pair = colorPair(cell.style)
-        var characters = Array(cell.text.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) })
+        var characters = Array(cell.text.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) })
         characters.append(0)
         var character = cchar_t()
         setcchar(&character, characters, attributes, 0, &pair)
