@@ -67,6 +67,14 @@ final class FirstErrorsTests: XCTestCase {
         XCTAssertEqual(result.status, 3)
         assertSentence(result.error, "No issue \"nope\" in demo: see `newsstand list --subscription demo`.")
 
+        // A mistake in the shelf's colours stops even the shelf, with the line to fix.
+        try FileManager.default.createDirectory(atPath: folder.path + "/config/newsstand", withIntermediateDirectories: true)
+        try "[colors]\nheader = \"purple\"\n".write(toFile: folder.path + "/config/newsstand/config.toml", atomically: true, encoding: .utf8)
+        result = try runner.run("shelf")
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.error.hasPrefix("newsstand: \(folder.path)/config/newsstand/config.toml:2: colors.header: purple is not a colour"), result.error)
+        try FileManager.default.removeItem(atPath: folder.path + "/config/newsstand/config.toml")
+
         result = try runner.run("list", "--subscription", "weekly")
         XCTAssertEqual(result.status, 3)
         assertSentence(result.error, "There is no subscription named weekly: see `newsstand subscriptions`.")

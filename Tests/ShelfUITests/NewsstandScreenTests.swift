@@ -160,6 +160,25 @@ final class NewsstandScreenTests: XCTestCase {
         XCTAssertTrue(mono.cells.allSatisfy { $0.style.foreground == .default && $0.style.background == .default })
     }
 
+    func testConfiguredColoursReplaceTheDefaults() throws {
+        var settings = ShelfSettings()
+        settings.colors[.header] = try ShelfSettings.parseColor("black on #ffd700 bold")
+        settings.colors[.newBadge] = try ShelfSettings.parseColor("reverse")
+        let layout = ShelfLayout(width: 60, height: 20)
+        var model = ShelfModel(status: "Up to date")
+        model.screen = .newsstand
+        model.totalCount = 1
+        func header(_ colors: ColorSupport) -> Style {
+            var buffer = Buffer(width: 60, height: 20)
+            ShelfScreen(layout: layout, model: model, state: ShelfState(), visibleItems: [], selectedItem: nil, itemCount: 1,
+                        theme: Theme(colors: colors, overrides: settings.colors), visiblePublications: [Self.publications[0]],
+                        selectedPublication: Self.publications[0]).render(into: &buffer)
+            return buffer[0, 0].style
+        }
+        XCTAssertEqual(header(.direct), Style(foreground: .palette(0), background: .rgb(255, 215, 0), bold: true))
+        XCTAssertEqual(header(.none), Style(bold: true), "without colour only the attributes stay")
+    }
+
     func testTitleCardsTellPublicationsApart() {
         let theme = Theme(colors: .palette256)
         XCTAssertEqual(theme.textCover(for: "weekly"), theme.textCover(for: "weekly"))

@@ -221,4 +221,40 @@ final class ShelfControllerTests: XCTestCase {
         XCTAssertGreaterThan(terminal.frames.count, 10, "progress is drawn while it changes")
         XCTAssertGreaterThanOrEqual(gaps.min() ?? 0, 40, "never more than 20 frames a second")
     }
+
+    /// Two publications: the newsstand view first, Enter into one, a rebound key, Backspace back.
+    func testTheNewsstandViewWithReboundKeys() throws {
+        let folder = NSTemporaryDirectory() + "newsstand-shelf-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var subscriptions: [Subscription] = []
+        for name in ["alpha", "beta"] {
+            let entries = (1...3).map { ["ID": "\(name)\($0)", "Title": "\(name.capitalized) \($0)", "Download URL": "x.pdf", "Free": true] as [String: Any] }
+            let data = try PropertyListSerialization.data(fromPropertyList: ["Title": name.capitalized + " Magazine", "Issues": entries],
+                                                          format: .xml, options: 0)
+            try data.write(to: URL(fileURLWithPath: folder + "/\(name).plist"))
+            subscriptions.append(Subscription(name: name, url: URL(fileURLWithPath: folder + "/\(name).plist")))
+        }
+        var configuration = Newsstand.Configuration(
+            directories: Directories(data: folder + "/data", cache: folder + "/cache", state: folder + "/state"))
+        configuration.notificationCenter = NotificationCenter()
+        let newsstand = try Newsstand(configuration: configuration, subscriptions: subscriptions)
+        var settings = ShelfSettings()
+        XCTAssertNil(settings.bind(.toggleRead, to: ["u"]))
+        let terminal = ScriptedTerminal(width: 100, height: 30, steps: [
+            .init(waitFor: "2 publications", until: { $0.contains("Alpha Magazine") && $0.contains("Beta Magazine") }, event: .key(.right)),
+            .init(waitFor: "Beta Magazine", event: .key(.enter)),
+            .init(waitFor: "Beta 3", event: .key(.character("m"))),
+            .init(waitFor: "Beta 3", event: .key(.character("u"))),
+            .init(waitFor: "Marked read.", event: .key(.backspace)),
+            .init(waitFor: "2 publications", event: .key(.character("?"))),
+        ])
+        _ = ShelfController(newsstand: newsstand, terminal: terminal, settings: settings).run()
+        let screens = terminal.frames.map { $0.lines().joined(separator: "\n") }
+        XCTAssertTrue(screens.contains { $0.contains("newsstand · Beta Magazine") }, "Enter opened Beta")
+        XCTAssertTrue(screens.contains { $0.contains("Marked read.") }, "u is toggle-read now")
+        // m does nothing now (had it toggled, u would have toggled back): exactly one is read.
+        XCTAssertEqual(newsstand.store(named: "beta")?.issues.filter { $0.reading?.isRead == true }.count, 1)
+        XCTAssertTrue(terminal.screen.contains("mark all of its issues read") && terminal.screen.contains("u"), "help: \(terminal.screen)")
+    }
 }

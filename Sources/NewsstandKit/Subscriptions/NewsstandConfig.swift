@@ -16,6 +16,8 @@ public struct NewsstandConfig: Sendable {
     public var jobs: Int?
     /// Things worth saying that do not stop anything (a file others can read holding secrets).
     public var warnings: [String] = []
+    /// The shelf's keys and colours (`[keys]`, `[colors]`).
+    public var shelf = ShelfSettings()
 
     public init(path: String) {
         self.path = path
@@ -25,7 +27,7 @@ public struct NewsstandConfig: Sendable {
         subscriptions.first { $0.name == name }
     }
 
-    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "subscriptions"]
+    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "subscriptions", "keys", "colors"]
     private static let subscriptionKeys: Set<String> = [
         "url", "title", "auto_download", "keep", "keep_size", "user", "password_command", "password_env",
         "token_command", "token_env", "netrc", "headers", "query", "ca_file", "jobs", "limit_rate",
@@ -79,6 +81,41 @@ public struct NewsstandConfig: Sendable {
         if let value = root["jobs"] {
             guard let jobs = value.int, (1...64).contains(jobs) else { throw fail(nil, "jobs", "expected a number from 1 to 64.") }
             config.jobs = jobs
+        }
+        if let value = root["keys"] {
+            guard let table = value.table else { throw fail(nil, "keys", "expected a table: [keys] with ACTION = \"KEY\".") }
+            for name in table.keys.sorted() {
+                guard let action = ShelfSettings.Action(rawValue: name) else {
+                    throw fail("keys", name, "no such action; the actions are \(ShelfSettings.Action.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                let keys: [String]
+                if let key = table[name]?.string {
+                    keys = [key]
+                } else if let array = table[name]?.array, !array.isEmpty, array.allSatisfy({ $0.string != nil }) {
+                    keys = array.compactMap(\.string)
+                } else {
+                    throw fail("keys", name, "expected a key (\"d\", \"enter\") or a list of keys.")
+                }
+                if let problem = config.shelf.bind(action, to: keys) { throw fail("keys", name, problem) }
+            }
+            if let (key, first, second) = config.shelf.conflict() {
+                let side = table[second.rawValue] != nil ? second : first
+                throw fail("keys", side.rawValue, "\(key) is bound to both \(first.rawValue) and \(second.rawValue).")
+            }
+        }
+        if let value = root["colors"] {
+            guard let table = value.table else { throw fail(nil, "colors", "expected a table: [colors] with ELEMENT = \"COLOUR\".") }
+            for name in table.keys.sorted() {
+                guard let element = ShelfSettings.Element(rawValue: name) else {
+                    throw fail("colors", name, "no such part of the shelf; the parts are \(ShelfSettings.Element.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                guard let text = table[name]?.string else { throw fail("colors", name, "expected text such as \"white on blue bold\".") }
+                do {
+                    config.shelf.colors[element] = try ShelfSettings.parseColor(text)
+                } catch {
+                    throw fail("colors", name, error.reason)
+                }
+            }
         }
         guard let table = root["subscriptions"] else { return config }
         guard let subscriptions = table.table else {

@@ -27,6 +27,7 @@ public final class ShelfController {
     private let signals: ShelfSignals
     private let covers: CoverLoader
     private let theme: Theme
+    private let settings: ShelfSettings
 
     private var screen: Screen
     /// The newsstand view's selection, kept while a publication is open.
@@ -51,12 +52,14 @@ public final class ShelfController {
 
     /// The shelf of `newsstand`. It opens on `store`'s issues when one is given (a one-off
     /// catalog, `--subscription`) or there is only one publication, else on the newsstand view.
-    public init(newsstand: Newsstand, store: Store? = nil, terminal: any Terminal, opener: Opener = .fromEnvironment()) {
+    public init(newsstand: Newsstand, store: Store? = nil, terminal: any Terminal, opener: Opener = .fromEnvironment(),
+                settings: ShelfSettings = ShelfSettings()) {
         self.newsstand = newsstand
         self.terminal = terminal
         self.opener = opener
+        self.settings = settings
         signals = ShelfSignals(waker: waker)
-        theme = Theme(colors: terminal.colorSupport)
+        theme = Theme(colors: terminal.colorSupport, overrides: settings.colors)
         layout = ShelfLayout(width: terminal.width, height: terminal.height)
         if let store = store ?? (newsstand.stores.count == 1 ? newsstand.stores[0] : nil) {
             screen = .issues(store)
@@ -287,7 +290,8 @@ public final class ShelfController {
                    : publicationItem(shownStores[newsstandState.selected]))
                 : nil
             ShelfScreen(layout: layout, model: model, state: newsstandState, visibleItems: [], selectedItem: nil,
-                        itemCount: shownStores.count, theme: theme, visiblePublications: visible, selectedPublication: selected)
+                        itemCount: shownStores.count, theme: theme, visiblePublications: visible, selectedPublication: selected,
+                        settings: settings)
                 .render(into: &buffer)
         case .issues, .new:
             state.clamp(count: order.count, columns: layout.columns, visibleRows: layout.visibleRows)
@@ -319,7 +323,7 @@ public final class ShelfController {
                 (model.status, model.statusIsWarning) = newsstandStatus()
             }
             ShelfScreen(layout: layout, model: model, state: state, visibleItems: items, selectedItem: selectedItem,
-                        itemCount: order.count, theme: theme).render(into: &buffer)
+                        itemCount: order.count, theme: theme, settings: settings).render(into: &buffer)
         }
         terminal.draw(buffer)
     }
@@ -425,78 +429,104 @@ public final class ShelfController {
         }
     }
 
-    private func handleNewsstandKey(_ key: Key) {
+    /// The name the configuration's `[keys]` uses for a key.
+    static func keyName(_ key: Key) -> String {
+        switch key {
+        case .character(" "): return "space"
+        case .character(let character): return String(character)
+        case .enter: return "enter"
+        case .escape: return "escape"
+        case .backspace: return "backspace"
+        case .delete: return "delete"
+        case .tab: return "tab"
+        case .up: return "up"
+        case .down: return "down"
+        case .left: return "left"
+        case .right: return "right"
+        case .pageUp: return "pageup"
+        case .pageDown: return "pagedown"
+        case .home: return "home"
+        case .end: return "end"
+        }
+    }
+
+    /// Moves the selection for a movement key (never rebound); says whether it was one.
+    private func handleMovement(_ key: Key, selected: inout Int, count: Int) -> Bool {
         let columns = max(1, layout.columns)
         let page = columns * max(1, layout.visibleRows)
+        let offset: Int
         switch key {
-        case .left, .character("h"): moveNewsstand(by: -1)
-        case .right, .character("l"): moveNewsstand(by: 1)
-        case .up, .character("k"): moveNewsstand(by: -columns)
-        case .down, .character("j"): moveNewsstand(by: columns)
-        case .pageUp: moveNewsstand(by: -page)
-        case .pageDown: moveNewsstand(by: page)
-        case .home, .character("g"): newsstandState.selected = 0
-        case .end, .character("G"): newsstandState.selected = max(0, shownStores.count - 1)
-        case .enter: selectedStore.map(openPublication)
-        case .character("n"): openNew()
-        case .character("r"): selectedStore?.refresh()
-        case .character("R"): newsstand.refreshAll(completion: { _ in })
-        case .character("M"): selectedStore.map { markAllRead($0.issues) }
-        case .character("/"): newsstandState.isEditingFilter = true
-        case .character("?"): newsstandState.overlay = .help
-        case .character("q"), .character("\u{4}"): askToQuit(&newsstandState)
-        case .escape:
+        case .left, .character("h"): offset = -1
+        case .right, .character("l"): offset = 1
+        case .up, .character("k"): offset = -columns
+        case .down, .character("j"): offset = columns
+        case .pageUp: offset = -page
+        case .pageDown: offset = page
+        case .home, .character("g"): offset = -selected
+        case .end, .character("G"): offset = count - 1 - selected
+        default: return false
+        }
+        if count > 0 { selected = min(max(0, selected + offset), count - 1) }
+        return true
+    }
+
+    private func handleNewsstandKey(_ key: Key) {
+        if handleMovement(key, selected: &newsstandState.selected, count: shownStores.count) { return }
+        switch settings.action(for: Self.keyName(key)) {
+        case .open?: selectedStore.map(openPublication)
+        case .newIssues?: openNew()
+        case .refresh?: selectedStore?.refresh()
+        case .refreshAll?: newsstand.refreshAll(completion: { _ in })
+        case .markAllRead?: selectedStore.map { markAllRead($0.issues) }
+        case .filter?: newsstandState.isEditingFilter = true
+        case .help?: newsstandState.overlay = .help
+        case .quit?: askToQuit(&newsstandState)
+        case .back?:
             if !newsstandState.filter.isEmpty {
                 newsstandState.filter = ""
                 rebuildPublications()
             }
         default:
-            break
+            if key == .character("\u{4}") { askToQuit(&newsstandState) }
         }
     }
 
     private func handleShelfKey(_ key: Key) {
-        let columns = max(1, layout.columns)
-        let page = columns * max(1, layout.visibleRows)
-        switch key {
-        case .left, .character("h"): move(by: -1)
-        case .right, .character("l"): move(by: 1)
-        case .up, .character("k"): move(by: -columns)
-        case .down, .character("j"): move(by: columns)
-        case .pageUp: move(by: -page)
-        case .pageDown: move(by: page)
-        case .home, .character("g"): state.selected = 0
-        case .end, .character("G"): state.selected = max(0, order.count - 1)
-        case .enter: selectedIssue.map(primaryAction)
-        case .character("d"): selectedIssue.map(download)
-        case .character("x"): selectedIssue.map(newsstand.cancelDownload)
-        case .character("D"), .delete: selectedIssue.map(confirmDelete)
-        case .character("m"): selectedIssue.map(toggleRead)
-        case .character("p"): selectedIssue.map(togglePinned)
-        case .character("M"):
+        if handleMovement(key, selected: &state.selected, count: order.count) { return }
+        switch settings.action(for: Self.keyName(key)) {
+        case .open?: selectedIssue.map(primaryAction)
+        case .download?: selectedIssue.map(download)
+        case .cancel?: selectedIssue.map(newsstand.cancelDownload)
+        case .delete?: selectedIssue.map(confirmDelete)
+        case .toggleRead?: selectedIssue.map(toggleRead)
+        case .togglePin?: selectedIssue.map(togglePinned)
+        case .markAllRead?:
             if case .issues(let store) = screen { markAllRead(store.issues) } else { markAllRead(order) }
-        case .character("/"):
+        case .filter?:
             state.isEditingFilter = true
-        case .character("s"):
+        case .sort?:
             state.sort = state.sort.next
             rebuildOrder()
-        case .character("r"):
+        case .refresh?:
             if case .issues(let store) = screen { store.refresh() } else { newsstand.refreshAll(completion: { _ in }) }
-        case .character("?"):
+        case .refreshAll?:
+            newsstand.refreshAll(completion: { _ in })
+        case .newIssues?:
+            openNew()
+        case .help?:
             state.overlay = .help
-        case .character("q"), .character("\u{4}"):
+        case .quit?:
             askToQuit(&state)
-        case .backspace:
-            backToNewsstand()
-        case .escape:
-            if !state.filter.isEmpty {
+        case .back?:
+            // Esc first clears a filter, as it does in the prompt.
+            if key == .escape && !state.filter.isEmpty {
                 state.filter = ""
                 rebuildOrder()
             } else {
                 backToNewsstand()
             }
-        default:
-            break
+        case nil:
+            if key == .character("\u{4}") { askToQuit(&state) }
         }
     }
 

@@ -16,10 +16,13 @@ public struct ShelfScreen {
     /// The newsstand view's cards on screen (when `model.screen` is `.newsstand`).
     public let visiblePublications: [PublicationItem]
     public let selectedPublication: PublicationItem?
+    /// The keys, for the help overlay.
+    public let settings: ShelfSettings
 
     public init(layout: ShelfLayout, model: ShelfModel, state: ShelfState, visibleItems: [ShelfItem],
                 selectedItem: ShelfItem?, itemCount: Int, theme: Theme,
-                visiblePublications: [PublicationItem] = [], selectedPublication: PublicationItem? = nil) {
+                visiblePublications: [PublicationItem] = [], selectedPublication: PublicationItem? = nil,
+                settings: ShelfSettings = ShelfSettings()) {
         self.layout = layout
         self.model = model
         self.state = state
@@ -29,6 +32,7 @@ public struct ShelfScreen {
         self.theme = theme
         self.visiblePublications = visiblePublications
         self.selectedPublication = selectedPublication
+        self.settings = settings
     }
 
     public func render(into buffer: inout Buffer) {
@@ -303,38 +307,46 @@ public struct ShelfScreen {
         }
     }
 
-    static let newsstandHelpLines: [(String, String)] = [
-        ("← ↓ ↑ → h j k l", "move"),
-        ("Enter", "open the publication's issues"),
-        ("n", "new issues of every publication"),
-        ("r / R", "refresh this publication / all of them"),
-        ("M", "mark all of its issues read"),
-        ("/", "filter by title (Enter keeps, Esc clears)"),
-        ("?", "this help"),
-        ("q", "quit (downloads resume next time)"),
-        ("mouse", "click selects, double-click opens"),
-    ]
-
-    static let helpLines: [(String, String)] = [
-        ("← ↓ ↑ → h j k l", "move"),
-        ("PgUp PgDn Home End", "page through the shelf"),
-        ("Enter", "download, or read when downloaded"),
-        ("d / x", "download / cancel the download"),
-        ("D / Delete", "delete the downloaded issue"),
-        ("/", "filter by title (Enter keeps, Esc clears)"),
-        ("s", "sort by date, title or state"),
-        ("m / p", "mark read or unread / pin or unpin"),
-        ("M", "mark all of the publication read"),
-        ("r", "refresh the catalog"),
-        ("?", "this help"),
-        ("Backspace / Esc", "back to the newsstand"),
-        ("q", "quit (downloads resume next time)"),
-        ("mouse", "click selects, double-click opens"),
-    ]
+    /// The help overlay's lines for a screen, with the keys the configuration binds.
+    static func helpLines(for screen: ShelfScreenKind, settings: ShelfSettings) -> [(String, String)] {
+        func keys(_ action: ShelfSettings.Action) -> String {
+            let names = ["enter": "Enter", "escape": "Esc", "backspace": "Backspace", "delete": "Delete", "space": "Space", "tab": "Tab"]
+            return (settings.keys[action] ?? []).map { names[$0] ?? $0 }.joined(separator: " / ")
+        }
+        if screen == .newsstand {
+            return [
+                ("← ↓ ↑ → h j k l", "move"),
+                (keys(.open), "open the publication's issues"),
+                (keys(.newIssues), "new issues of every publication"),
+                (keys(.refresh) + " · " + keys(.refreshAll), "refresh this publication · all of them"),
+                (keys(.markAllRead), "mark all of its issues read"),
+                (keys(.filter), "filter by title (Enter keeps, Esc clears)"),
+                (keys(.help), "this help"),
+                (keys(.quit), "quit (downloads resume next time)"),
+                ("mouse", "click selects, double-click opens"),
+            ]
+        }
+        return [
+            ("← ↓ ↑ → h j k l", "move"),
+            ("PgUp PgDn Home End", "page through the shelf"),
+            (keys(.open), "download, or read when downloaded"),
+            (keys(.download) + " · " + keys(.cancel), "download · cancel the download"),
+            (keys(.delete), "delete the downloaded issue"),
+            (keys(.filter), "filter by title (Enter keeps, Esc clears)"),
+            (keys(.sort), "sort by date, title or state"),
+            (keys(.toggleRead) + " · " + keys(.togglePin), "mark read or unread · pin or unpin"),
+            (keys(.markAllRead), "mark all of them read"),
+            (keys(.refresh), "refresh the catalog"),
+            (keys(.help), "this help"),
+            (keys(.back), "back to the newsstand"),
+            (keys(.quit), "quit (downloads resume next time)"),
+            ("mouse", "click selects, double-click opens"),
+        ]
+    }
 
     private func renderHelp(into buffer: inout Buffer) {
         let keyWidth = 19
-        let lines = (model.screen == .newsstand ? Self.newsstandHelpLines : Self.helpLines).map { (DisplayWidth.pad($0.0, to: keyWidth), $0.1) }
+        let lines = Self.helpLines(for: model.screen, settings: settings).map { (DisplayWidth.pad($0.0, to: keyWidth), $0.1) }
         let width = min(buffer.width, 2 + keyWidth + 2 + (lines.map { DisplayWidth.of($0.1) }.max() ?? 0) + 2)
         let height = min(buffer.height, lines.count + 4)
         let area = Rect(x: (buffer.width - width) / 2, y: (buffer.height - height) / 2, width: width, height: height)

@@ -1,11 +1,29 @@
 import NewsstandKit
 
-/// The shelf's styles for a terminal's colour support; with none, only attributes remain.
+/// The shelf's styles for a terminal's colour support, with the configuration's `[colors]` in
+/// place of the defaults; with no colour, only attributes remain.
 public struct Theme: Sendable {
     public let colors: ColorSupport
+    private let overrides: [ShelfSettings.Element: ShelfSettings.ColorSpec]
 
-    public init(colors: ColorSupport) {
+    public init(colors: ColorSupport, overrides: [ShelfSettings.Element: ShelfSettings.ColorSpec] = [:]) {
         self.colors = colors
+        self.overrides = overrides
+    }
+
+    /// `element`'s style: the configuration's when it sets one, else `standard`.
+    private func style(_ element: ShelfSettings.Element, _ standard: Style) -> Style {
+        guard let spec = overrides[element] else { return standard }
+        func color(_ value: ShelfSettings.ColorValue?, _ fallback: Color) -> Color {
+            guard colors != .none, let value else { return colors == .none ? .default : fallback }
+            switch value {
+            case .default: return .default
+            case .palette(let index): return .palette(index)
+            case .rgb(let red, let green, let blue): return .rgb(red, green, blue)
+            }
+        }
+        return Style(foreground: color(spec.foreground, standard.foreground), background: color(spec.background, standard.background),
+                     bold: spec.bold, dim: spec.dim, reverse: spec.reverse, underline: spec.underline)
     }
 
     private func color(_ basic: Color, _ rich: Color? = nil) -> Color {
@@ -16,29 +34,29 @@ public struct Theme: Sendable {
         }
     }
 
-    var header: Style { colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .white, background: .blue, bold: true) }
-    var statusBar: Style { colors == .none ? Style(reverse: true) : Style(foreground: .black, background: .white) }
-    var statusWarning: Style { colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .white, background: .red, bold: true) }
-    var border: Style { Style(foreground: color(.white, .palette(244))) }
-    var selectedBorder: Style { Style(foreground: color(.yellow, .palette(220)), bold: true) }
-    var title: Style { Style(bold: true) }
-    var dim: Style { colors == .none ? Style(dim: true) : Style(foreground: color(.white, .palette(246))) }
-    var free: Style { Style(foreground: color(.green), bold: true) }
-    var paid: Style { Style(foreground: color(.magenta)) }
-    var download: Style { colors == .none ? Style(bold: true) : Style(foreground: color(.cyan), bold: true) }
-    var queued: Style { Style(foreground: color(.yellow)) }
-    var progress: Style { Style(foreground: color(.green)) }
-    var read: Style { colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .black, background: .green, bold: true) }
-    var failure: Style { colors == .none ? Style(bold: true, underline: true) : Style(foreground: color(.red), bold: true) }
+    var header: Style { style(.header, colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .white, background: .blue, bold: true)) }
+    var statusBar: Style { style(.status, colors == .none ? Style(reverse: true) : Style(foreground: .black, background: .white)) }
+    var statusWarning: Style { style(.statusWarning, colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .white, background: .red, bold: true)) }
+    var border: Style { style(.border, Style(foreground: color(.white, .palette(244)))) }
+    var selectedBorder: Style { style(.selected, Style(foreground: color(.yellow, .palette(220)), bold: true)) }
+    var title: Style { style(.title, Style(bold: true)) }
+    var dim: Style { style(.dim, colors == .none ? Style(dim: true) : Style(foreground: color(.white, .palette(246)))) }
+    var free: Style { style(.free, Style(foreground: color(.green), bold: true)) }
+    var paid: Style { style(.paid, Style(foreground: color(.magenta))) }
+    var download: Style { style(.download, colors == .none ? Style(bold: true) : Style(foreground: color(.cyan), bold: true)) }
+    var queued: Style { style(.queued, Style(foreground: color(.yellow))) }
+    var progress: Style { style(.progress, Style(foreground: color(.green))) }
+    var read: Style { style(.read, colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .black, background: .green, bold: true)) }
+    var failure: Style { style(.failure, colors == .none ? Style(bold: true, underline: true) : Style(foreground: color(.red), bold: true)) }
     var overlay: Style { Style(foreground: .default, background: .default) }
-    var key: Style { Style(foreground: color(.yellow), bold: true) }
+    var key: Style { style(.key, Style(foreground: color(.yellow), bold: true)) }
     /// NEW on a cover's corner.
-    var newBadge: Style { colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .black, background: color(.yellow, .palette(220)), bold: true) }
+    var newBadge: Style { style(.newBadge, colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .black, background: color(.yellow, .palette(220)), bold: true)) }
     /// UNREAD on a cover's corner.
-    var unreadBadge: Style { colors == .none ? Style(reverse: true) : Style(foreground: .white, background: color(.blue, .palette(25)), bold: true) }
+    var unreadBadge: Style { style(.unreadBadge, colors == .none ? Style(reverse: true) : Style(foreground: .white, background: color(.blue, .palette(25)), bold: true)) }
     /// PIN on a cover's corner.
-    var pinBadge: Style { colors == .none ? Style(reverse: true) : Style(foreground: .black, background: color(.cyan, .palette(80)), bold: true) }
-    var unread: Style { colors == .none ? Style(bold: true) : Style(foreground: color(.cyan, .palette(75))) }
+    var pinBadge: Style { style(.pinBadge, colors == .none ? Style(reverse: true) : Style(foreground: .black, background: color(.cyan, .palette(80)), bold: true)) }
+    var unread: Style { style(.unread, colors == .none ? Style(bold: true) : Style(foreground: color(.cyan, .palette(75)))) }
 
     /// A background for a card with no cover image: one colour per publication, from its name.
     func textCover(for id: String) -> Style {

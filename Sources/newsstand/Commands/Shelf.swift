@@ -12,6 +12,8 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
+                // The configuration first: a broken file stops everything, terminal or not.
+                let settings = try NewsstandOptions.loadConfig()?.shelf ?? ShelfSettings()
                 guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                     throw CommandFailure("The shelf needs a terminal; use `newsstand list` in scripts.")
                 }
@@ -24,7 +26,7 @@ extension NewsstandCommand {
                 } catch {
                     throw CommandFailure(error.message)
                 }
-                let controller = ShelfController(newsstand: newsstand, store: store, terminal: terminal)
+                let controller = ShelfController(newsstand: newsstand, store: store, terminal: terminal, settings: settings)
                 let status = controller.run()
                 if status != 0 { throw ExitCode(status) }
             }

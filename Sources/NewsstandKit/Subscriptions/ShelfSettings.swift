@@ -1,0 +1,155 @@
+/// The shelf's keys and colours as the configuration sets them (`[keys]` and `[colors]` in
+/// config.toml): data only, checked when the file is read; the shelf turns it into its key map
+/// and theme.
+public struct ShelfSettings: Sendable, Equatable {
+    /// Something a key does on the shelf.
+    public enum Action: String, Sendable, CaseIterable {
+        case open, download, cancel, delete
+        case toggleRead = "toggle-read", togglePin = "toggle-pin", markAllRead = "mark-all-read"
+        case refresh, refreshAll = "refresh-all", newIssues = "new-issues"
+        case filter, sort, help, back, quit
+
+        /// The key it has unless the configuration says otherwise.
+        public var defaultKeys: [String] {
+            switch self {
+            case .open: return ["enter"]
+            case .download: return ["d"]
+            case .cancel: return ["x"]
+            case .delete: return ["D", "delete"]
+            case .toggleRead: return ["m"]
+            case .togglePin: return ["p"]
+            case .markAllRead: return ["M"]
+            case .refresh: return ["r"]
+            case .refreshAll: return ["R"]
+            case .newIssues: return ["n"]
+            case .filter: return ["/"]
+            case .sort: return ["s"]
+            case .help: return ["?"]
+            case .back: return ["backspace", "escape"]
+            case .quit: return ["q"]
+            }
+        }
+    }
+
+    /// Keys that always move the selection and cannot be bound to anything else.
+    public static let movementKeys: Set<String> = ["h", "j", "k", "l", "g", "G", "up", "down", "left", "right", "pageup", "pagedown", "home", "end"]
+    /// The names of keys that are not one character.
+    public static let namedKeys: Set<String> = ["enter", "escape", "backspace", "delete", "tab", "space"]
+
+    /// A part of the shelf that has a colour.
+    public enum Element: String, Sendable, CaseIterable {
+        case header, status, statusWarning = "status-warning", border, selected, title, dim, free, paid
+        case download, queued, progress, read, failure, key, unread
+        case newBadge = "new-badge", unreadBadge = "unread-badge", pinBadge = "pin-badge"
+    }
+
+    /// A colour the configuration names.
+    public enum ColorValue: Sendable, Equatable {
+        case `default`
+        case palette(UInt8)
+        case rgb(UInt8, UInt8, UInt8)
+    }
+
+    /// `"FOREGROUND [on BACKGROUND] [bold] [dim] [reverse] [underline]"`.
+    public struct ColorSpec: Sendable, Equatable {
+        public var foreground: ColorValue?
+        public var background: ColorValue?
+        public var bold = false
+        public var dim = false
+        public var reverse = false
+        public var underline = false
+
+        public init(foreground: ColorValue? = nil, background: ColorValue? = nil, bold: Bool = false, dim: Bool = false,
+                    reverse: Bool = false, underline: Bool = false) {
+            self.foreground = foreground
+            self.background = background
+            self.bold = bold
+            self.dim = dim
+            self.reverse = reverse
+            self.underline = underline
+        }
+    }
+
+    /// Each action's keys: the defaults, with the configuration's in place of an action's own.
+    public private(set) var keys: [Action: [String]] = Dictionary(uniqueKeysWithValues: Action.allCases.map { ($0, $0.defaultKeys) })
+    public var colors: [Element: ColorSpec] = [:]
+
+    public init() {}
+
+    /// The action a key does, if any.
+    public func action(for key: String) -> Action? {
+        Action.allCases.first { keys[$0]?.contains(key) ?? false }
+    }
+
+    /// Binds `action` to `newKeys` instead of its defaults; the error says what is wrong, in words.
+    public mutating func bind(_ action: Action, to newKeys: [String]) -> String? {
+        for key in newKeys {
+            guard key.count == 1 || Self.namedKeys.contains(key) else {
+                return "\(key) is not a key: use one character, or one of \(Self.namedKeys.sorted().joined(separator: ", "))."
+            }
+            if Self.movementKeys.contains(key) { return "\(key) moves the selection and cannot be bound." }
+        }
+        keys[action] = newKeys
+        return nil
+    }
+
+    /// The first key two actions share, after every binding is in.
+    public func conflict() -> (key: String, first: Action, second: Action)? {
+        var owner: [String: Action] = [:]
+        for action in Action.allCases {
+            for key in keys[action] ?? [] {
+                if let first = owner[key] { return (key, first, action) }
+                owner[key] = action
+            }
+        }
+        return nil
+    }
+
+    /// Why a setting's value cannot be used, in words.
+    public struct InvalidSetting: Error, Sendable {
+        public let reason: String
+    }
+
+    /// Reads a colour specification.
+    public static func parseColor(_ text: String) throws(InvalidSetting) -> ColorSpec {
+        var spec = ColorSpec()
+        var words = text.lowercased().split(separator: " ").map(String.init)
+        func color(_ word: String) -> ColorValue? {
+            let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+            if word == "default" { return .default }
+            if let index = names.firstIndex(of: word) { return .palette(UInt8(index)) }
+            if word.hasPrefix("bright-"), let index = names.firstIndex(of: String(word.dropFirst(7))) { return .palette(UInt8(index + 8)) }
+            if word.hasPrefix("color"), let number = Int(word.dropFirst(5)), (0...255).contains(number) { return .palette(UInt8(number)) }
+            if word.hasPrefix("#"), word.count == 7, let value = UInt32(word.dropFirst(), radix: 16) {
+                return .rgb(UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
+            }
+            return nil
+        }
+        let attributes: Set<String> = ["bold", "dim", "reverse", "underline"]
+        if let first = words.first, !attributes.contains(first) {
+            guard let foreground = color(first) else { throw InvalidSetting(reason: Self.colorHelp(first)) }
+            spec.foreground = foreground
+            words.removeFirst()
+        }
+        if words.first == "on" {
+            guard words.count >= 2, let background = color(words[1]) else { throw InvalidSetting(reason: Self.colorHelp(words.dropFirst().first ?? "")) }
+            spec.background = background
+            words.removeFirst(2)
+        }
+        for word in words {
+            switch word {
+            case "bold": spec.bold = true
+            case "dim": spec.dim = true
+            case "reverse": spec.reverse = true
+            case "underline": spec.underline = true
+            default: throw InvalidSetting(reason: Self.colorHelp(word))
+            }
+        }
+        return spec
+    }
+
+    private static func colorHelp(_ word: String) -> String {
+        "\(word.isEmpty ? "nothing" : word) is not a colour or attribute: use black, red, green, yellow, blue, magenta, cyan, white, "
+            + "bright-NAME, colorN (0–255), #rrggbb or default, then on COLOUR, then bold, dim, reverse, underline."
+    }
+}
