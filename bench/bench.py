@@ -544,6 +544,139 @@ def figure_shelf_cpu(args, work, rows, nginx, served):
     rows.append(("shelf, 4 downloads running", "whole process", share(busy), "", "", "—"))
 
 
+def newsstand_shelf_env(out, colorterm=None):
+    env = shelf_env(out)
+    env.update({"XDG_CONFIG_HOME": out + "/config", "XDG_STATE_HOME": out + "/state"})
+    if colorterm:
+        env["COLORTERM"] = colorterm
+    return env
+
+
+def figure_newsstand(args, work, rows, nginx, served):
+    """The newsstand view: its first frame over many cached publications, 40 covers in 24-bit
+    colour and a redraw with nothing changed, and its CPU idle and while 8 downloads run."""
+    count, issues = args.subscription_count, args.subscription_issues
+    os.makedirs(os.path.join(served, "stand"), exist_ok=True)
+    urls = []
+    for n in range(count):
+        write_catalog(os.path.join(served, "stand", f"s{n}.plist"), issues, binary=False)
+        urls.append(nginx.url(f"stand/s{n}.plist"))
+
+    # 1. First full frame: every visible card with its publication's title and issue count.
+    times, floor = [], []
+    for run in range(args.runs):
+        out = os.path.join(work, f"stand-{run}")
+        write_config(out, urls)
+        env = newsstand_shelf_env(out)
+        subprocess.run([args.binary, "refresh"], env=newsstand_env(out), check=True, stdout=subprocess.DEVNULL)
+        expected = lambda screen: f"{count} publications" in screen and screen.count(f"of {issues} kept") >= min(count, 12)
+        for command, into in [(args.binary, times), (f"echo '{count} publications' && yes 'of {issues} kept' | head -12", floor)]:
+            start = time.monotonic()
+            tmux = Tmux(command, env, width=120, height=34)
+            try:
+                tmux.wait_for(expected)
+                into.append(time.monotonic() - start)
+            finally:
+                tmux.close()
+    met = statistics.median(times) * 1000 <= 100
+    rows.append((f"newsstand view, {count} × {issues} cached", "newsstand", fmt([t * 1000 for t in times], "ms"), "", "",
+                 f"target ≤ 100 ms, {'met' if met else 'missed'}"))
+    rows.append((f"newsstand view, {count} × {issues} cached", "tmux + echo (floor)", fmt([t * 1000 for t in floor], "ms"), "", "", "—"))
+
+    # 2. Forty covers on disk drawn in 24-bit colour; then a key that changes nothing.
+    os.makedirs(os.path.join(served, "art"), exist_ok=True)
+    demo = os.path.join(ROOT, "Resources", "demo", "covers")
+    pngs = sorted(os.listdir(demo))
+    entries = []
+    for n in range(48):
+        shutil.copy(os.path.join(demo, pngs[n % len(pngs)]), os.path.join(served, "art", f"a{n}.png"))
+        entries.append({"ID": f"a{n}", "Title": f"Art {n}", "Download URL": f"issues/a{n}.pdf", "Cover URL": f"art/a{n}.png"})
+    with open(os.path.join(served, "art.plist"), "wb") as handle:
+        plistlib.dump({"Title": "Art", "Issues": entries}, handle)
+    # chafa draws the demo covers' top row as twelve of these.
+    cover_top = "\U0001FB2D" * 12
+    after, redraw = [], []
+    presses = 200 if not args.smoke else 20
+    for run in range(args.runs):
+        out = os.path.join(work, f"art-{run}")
+        env = newsstand_shelf_env(out, colorterm="truecolor")
+        subprocess.run([args.binary, "covers", "--catalog", nginx.url("art.plist")], env=newsstand_env(out), check=True,
+                       stdout=subprocess.DEVNULL)
+        tmux = Tmux(f"{args.binary} --catalog {nginx.url('art.plist')}", env, width=176, height=72)
+        try:
+            start = time.monotonic()
+            tmux.wait_for(lambda screen: "Art 47" in screen or "48 of 48" in screen, interval=0.002)
+            first = time.monotonic()
+            tmux.wait_for(lambda screen: screen.count(cover_top) >= 40, interval=0.002)
+            after.append(time.monotonic() - first)
+            pid = tmux.program_pid()
+            time.sleep(0.5)
+            before = process_cpu(pid, main_thread_only=True)
+            for _ in range(presses):
+                tmux.send("h")  # on the first card: nothing moves
+            time.sleep(1)
+            redraw.append((process_cpu(pid, main_thread_only=True) - before) / presses)
+        finally:
+            tmux.close()
+    rows.append(("40 covers in 24-bit, on disk", "after the first frame", fmt([t * 1000 for t in after], "ms"), "", "",
+                 f"target ≤ 30 ms, {'met' if statistics.median(after) * 1000 <= 30 else 'missed'}"))
+    tick = 1000 / os.sysconf("SC_CLK_TCK") / presses
+    rows.append((f"redraw on a key, nothing changed ({presses} keys)", "UI thread CPU a key",
+                 fmt([r * 1000 for r in redraw], "ms") + f" (± {tick:.2f})", "", "",
+                 f"target ≤ 1 ms, {'met' if statistics.median(redraw) * 1000 <= 1 else 'missed'}"))
+
+    # 3. CPU: the newsstand view idle, then 8 downloads across 4 publications.
+    os.makedirs(os.path.join(served, "slow"), exist_ok=True)
+    slow_urls = []
+    for n in range(4):
+        pdfs = []
+        for m in range(2):
+            path = os.path.join(served, "slow", f"p{n}-{m}.pdf")
+            if not os.path.exists(path):
+                make_pdf(path, args.slow_size)
+            pdfs.append({"ID": f"p{n}-{m}", "Title": f"Slow {n}.{m}", "Download URL": f"slow/p{n}-{m}.pdf", "Free": True,
+                         "Size": args.slow_size})
+        with open(os.path.join(served, f"slow-pub{n}.plist"), "wb") as handle:
+            plistlib.dump({"Title": f"Slow {n}", "Issues": pdfs}, handle)
+        slow_urls.append(nginx.url(f"slow-pub{n}.plist"))
+    out = os.path.join(work, "stand-cpu")
+    write_config(out, slow_urls, extra="jobs = 2")
+    tmux = Tmux(f"{args.binary} --jobs 8", newsstand_shelf_env(out), width=120, height=34)
+    try:
+        tmux.wait_for(lambda screen: "4 publications" in screen and screen.count("of 2 kept") == 4)
+        pid = tmux.program_pid()
+        time.sleep(1)
+        before = process_cpu(pid)
+        time.sleep(args.idle_seconds)
+        idle = (process_cpu(pid) - before) / args.idle_seconds
+        for n in range(4):
+            tmux.send("Enter")
+            tmux.wait_for(lambda screen, n=n: f"Slow {n}.1" in screen)
+            tmux.send("d")
+            tmux.send("l")
+            tmux.send("d")
+            tmux.send("BSpace")
+            tmux.wait_for(lambda screen: "4 publications" in screen)
+            tmux.send("l")
+        tmux.wait_for(lambda screen: "↓ 8" in screen)
+        before, before_ui = process_cpu(pid), process_cpu(pid, main_thread_only=True)
+        start = time.monotonic()
+        time.sleep(args.idle_seconds)
+        elapsed = time.monotonic() - start
+        busy = (process_cpu(pid) - before) / elapsed
+        busy_ui = (process_cpu(pid, main_thread_only=True) - before_ui) / elapsed
+        still_running = "↓ 8" in tmux.screen()
+    finally:
+        tmux.close()
+    resolution = 100 / os.sysconf("SC_CLK_TCK") / args.idle_seconds
+    share = lambda value: f"{value * 100:.1f} % of a core (± {resolution:.1f})"
+    verdict = lambda value, target: f"target ≤ {target} %, {'met' if value * 100 <= target else 'missed'}"
+    rows.append((f"newsstand view idle, {args.idle_seconds} s", "newsstand", share(idle), "", "", verdict(idle, 0.5)))
+    rows.append(("newsstand, 8 downloads in 4 publications", "UI thread", share(busy_ui), "", "",
+                 verdict(busy_ui, 5) + ("" if still_running else " (downloads ended early)")))
+    rows.append(("newsstand, 8 downloads in 4 publications", "whole process", share(busy), "", "", "—"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/newsstand"))
@@ -557,7 +690,7 @@ def main():
     parser.add_argument("--list-sizes", type=int, nargs="*", default=[1_000, 10_000, 100_000])
     parser.add_argument("--subscription-count", type=int, default=100)
     parser.add_argument("--subscription-issues", type=int, default=1_000)
-    parser.add_argument("--only", choices=["download", "parallel", "covers", "list", "shelf", "subscriptions"],
+    parser.add_argument("--only", choices=["download", "parallel", "covers", "list", "shelf", "subscriptions", "newsstand"],
                         help="run one group of figures")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, 1 run: checks the harness only")
     args = parser.parse_args()
@@ -583,7 +716,7 @@ def main():
         with Nginx(served, os.path.join(work, "nginx")) as nginx:
             for group, figure in [("download", figure_download), ("parallel", figure_parallel), ("covers", figure_covers),
                                   ("list", figure_list), ("shelf", figure_first_frame), ("shelf", figure_shelf_cpu),
-                                  ("subscriptions", figure_subscriptions)]:
+                                  ("subscriptions", figure_subscriptions), ("newsstand", figure_newsstand)]:
                 if args.only in (None, group):
                     figure(args, work, rows, nginx, served)
     finally:

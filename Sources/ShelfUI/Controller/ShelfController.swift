@@ -135,8 +135,10 @@ public final class ShelfController {
     // MARK: Changes from other threads
 
     private func applyChanges(_ changes: ShelfSignals.Changes) {
-        if changes.issuesReplaced || changes.statesChanged {
+        if changes.everythingChanged {
             recount()
+        } else if !changes.changedSubscriptions.isEmpty {
+            recount(only: changes.changedSubscriptions)
         }
         if changes.issuesReplaced || (changes.statesChanged && (state.sort == .state || isNewScreen)) {
             rebuildOrder()
@@ -156,10 +158,10 @@ public final class ShelfController {
         return false
     }
 
-    /// What each publication's card counts: new, unread and kept issues, and the newest one.
-    private func recount() {
-        var counts: [String: Counts] = [:]
-        for store in newsstand.stores {
+    /// What each publication's card counts (or only those of `names`): new, unread and kept
+    /// issues, and the newest one.
+    private func recount(only names: Set<String>? = nil) {
+        for store in newsstand.stores where names?.contains(store.name) ?? true {
             var count = Counts()
             var newestDate = -Double.infinity
             for issue in store.issues {
@@ -176,7 +178,6 @@ public final class ShelfController {
             }
             counts[store.name] = count
         }
-        self.counts = counts
         rebuildPublications()
     }
 

@@ -9,6 +9,10 @@ final class ShelfSignals: Sendable {
         var issuesReplaced = true
         var statesChanged = true
         var librarySizeStale = true
+        /// The subscriptions whose issues or states changed, so that only their counts are redone.
+        var changedSubscriptions: Set<String> = []
+        /// Every subscription's counts must be redone (the first look).
+        var everythingChanged = true
     }
 
     private let changes = Locked(Changes())
@@ -28,7 +32,10 @@ final class ShelfSignals: Sendable {
     /// The changes since the last call, cleared.
     func take() -> Changes {
         changes.withLock { changes in
-            defer { changes = Changes(redraw: false, issuesReplaced: false, statesChanged: false, librarySizeStale: false) }
+            defer {
+                changes = Changes(redraw: false, issuesReplaced: false, statesChanged: false, librarySizeStale: false,
+                                  changedSubscriptions: [], everythingChanged: false)
+            }
             return changes
         }
     }
@@ -40,23 +47,28 @@ final class ShelfSignals: Sendable {
             tokens.append(center.addObserver(forName: Store.statusDidChangeNotification, object: store, queue: nil) { [self] _ in
                 mark { $0.redraw = true }
             })
+            let name = store.name
             tokens.append(center.addObserver(forName: Store.issuesDidChangeNotification, object: store, queue: nil) { [self] _ in
                 mark {
                     $0.redraw = true
                     $0.issuesReplaced = true
+                    $0.changedSubscriptions.insert(name)
                 }
             })
         }
         tokens.append(center.addObserver(forName: Issue.downloadDidProgressNotification, object: nil, queue: nil) { [self] _ in
             mark { $0.redraw = true }
         })
-        tokens.append(center.addObserver(forName: Issue.readingDidChangeNotification, object: nil, queue: nil) { [self] _ in
+        tokens.append(center.addObserver(forName: Issue.readingDidChangeNotification, object: nil, queue: nil) { [self] notification in
+            let subscription = (notification.object as? Issue)?.subscription
             mark {
                 $0.redraw = true
                 $0.statesChanged = true
+                if let subscription { $0.changedSubscriptions.insert(subscription) } else { $0.everythingChanged = true }
             }
         })
         tokens.append(center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { [self] notification in
+            let subscription = (notification.object as? Issue)?.subscription
             let settled: Bool
             switch (notification.object as? Issue)?.state {
             case .downloaded?, .remote?, .partial?: settled = true
@@ -65,6 +77,7 @@ final class ShelfSignals: Sendable {
             mark {
                 $0.redraw = true
                 $0.statesChanged = true
+                if let subscription { $0.changedSubscriptions.insert(subscription) } else { $0.everythingChanged = true }
                 if settled { $0.librarySizeStale = true }
             }
         })
