@@ -29,6 +29,9 @@ final class ScriptedTerminal: Terminal {
     private let deadline = Date().addingTimeInterval(20)
     /// How many frames there were when the last scripted event was handed out.
     private var framesAtLastEvent = Int.max
+    /// Indices of the frames drawn right after an event was handed out: a key is drawn at once,
+    /// so only the other frames are held to the frame interval.
+    private(set) var framesAfterEvents: Set<Int> = []
 
     init(width: Int, height: Int, steps: [Step]) {
         self.width = width
@@ -60,6 +63,7 @@ final class ScriptedTerminal: Terminal {
         }
         steps.removeFirst()
         framesAtLastEvent = frames.count
+        framesAfterEvents.insert(frames.count)
         if case .resize(let width, let height) = step.event {
             self.width = width
             self.height = height
@@ -216,9 +220,11 @@ final class ShelfControllerTests: XCTestCase {
         guard case .partial? = store.issue(withID: "n1")?.state else {
             return XCTFail("the cancelled issue keeps its part: \(String(describing: store.issue(withID: "n1")?.state))")
         }
-        let gaps = zip(terminal.frameTimes.dropFirst(), terminal.frameTimes).map { Double($0 - $1) / 1e6 }
-        print("\(terminal.frames.count) frames; shortest gap \(gaps.min() ?? 0) ms")
-        XCTAssertGreaterThan(terminal.frames.count, 10, "progress is drawn while it changes")
+        // Keys are drawn at once; progress alone is drawn at most twenty times a second.
+        let gaps = terminal.frameTimes.indices.dropFirst().filter { !terminal.framesAfterEvents.contains($0) }
+            .map { Double(terminal.frameTimes[$0] - terminal.frameTimes[$0 - 1]) / 1e6 }
+        print("\(terminal.frames.count) frames; shortest gap without a key \(gaps.min() ?? 0) ms")
+        XCTAssertGreaterThan(gaps.count, 10, "progress is drawn while it changes")
         XCTAssertGreaterThanOrEqual(gaps.min() ?? 0, 40, "never more than 20 frames a second")
     }
 
@@ -255,6 +261,6 @@ final class ShelfControllerTests: XCTestCase {
         XCTAssertTrue(screens.contains { $0.contains("Marked read.") }, "u is toggle-read now")
         // m does nothing now (had it toggled, u would have toggled back): exactly one is read.
         XCTAssertEqual(newsstand.store(named: "beta")?.issues.filter { $0.reading?.isRead == true }.count, 1)
-        XCTAssertTrue(terminal.screen.contains("mark all of its issues read") && terminal.screen.contains("u"), "help: \(terminal.screen)")
+        XCTAssertTrue(screens.contains { $0.contains("mark all of its issues read") }, "the help overlay of the newsstand view")
     }
 }

@@ -13,6 +13,9 @@ final class ShelfSignals: Sendable {
         var changedSubscriptions: Set<String> = []
         /// Every subscription's counts must be redone (the first look).
         var everythingChanged = true
+        /// Something the reader waits to see (a cover arrived): drawn at once, not at the next
+        /// frame that progress updates are held to.
+        var urgent = false
     }
 
     private let changes = Locked(Changes())
@@ -34,7 +37,7 @@ final class ShelfSignals: Sendable {
         changes.withLock { changes in
             defer {
                 changes = Changes(redraw: false, issuesReplaced: false, statesChanged: false, librarySizeStale: false,
-                                  changedSubscriptions: [], everythingChanged: false)
+                                  changedSubscriptions: [], everythingChanged: false, urgent: false)
             }
             return changes
         }

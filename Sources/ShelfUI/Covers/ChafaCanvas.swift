@@ -24,7 +24,7 @@ final class ChafaCanvas {
         // The 240 colours above the first 16, which terminal themes redefine.
         chafa_canvas_config_set_canvas_mode(config, colors == .direct ? CHAFA_CANVAS_MODE_TRUECOLOR : CHAFA_CANVAS_MODE_INDEXED_240)
         chafa_canvas_config_set_symbol_map(config, symbols)
-        chafa_canvas_config_set_work_factor(config, 0.8)
+        chafa_canvas_config_set_work_factor(config, 0.5)
         canvas = chafa_canvas_new(config)
     }
 

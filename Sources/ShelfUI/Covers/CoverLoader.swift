@@ -31,18 +31,37 @@ final class CoverLoader: Sendable {
         var running = 0
     }
 
-    /// Renders with libchafa, one canvas per size, on one queue (a canvas is not thread-safe).
+    /// Renders with libchafa on one lane per core; a lane has its own queue and its own canvas
+    /// per size (a canvas is not thread-safe).
     private final class Renderer: @unchecked Sendable {
-        let queue = DispatchQueue(label: "newsstand.covers.render")
-        private var canvases: [Size: ChafaCanvas] = [:]
+        final class Lane: @unchecked Sendable {
+            let queue: DispatchQueue
+            /// Touched only on ``queue``.
+            private var canvases: [Size: ChafaCanvas] = [:]
+
+            init(_ index: Int) { queue = DispatchQueue(label: "newsstand.covers.render.\(index)") }
+
+            func render(_ pixels: CoverPixels, _ size: Size, colors: ColorSupport) -> CoverImage? {
+                if canvases[size] == nil { canvases[size] = ChafaCanvas(columns: size.columns, rows: size.rows, colors: colors) }
+                return canvases[size]?.render(pixels)
+            }
+        }
+
         let colors: ColorSupport
+        let lanes: [Lane]
+        private let next = Locked(0)
 
-        init(colors: ColorSupport) { self.colors = colors }
+        init(colors: ColorSupport) {
+            self.colors = colors
+            lanes = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map(Lane.init)
+        }
 
-        /// On ``queue`` only.
-        func render(_ pixels: CoverPixels, _ size: Size) -> CoverImage? {
-            if canvases[size] == nil { canvases[size] = ChafaCanvas(columns: size.columns, rows: size.rows, colors: colors) }
-            return canvases[size]?.render(pixels)
+        /// The lane for the next render, in turn.
+        func lane() -> Lane {
+            lanes[next.withLock { next -> Int in
+                defer { next = (next + 1) % lanes.count }
+                return next
+            }]
         }
     }
 
@@ -136,8 +155,9 @@ final class CoverLoader: Sendable {
     }
 
     private func render(_ pixels: CoverPixels, _ key: RenderKey) {
-        renderer.queue.async { [self] in
-            let image = renderer.render(pixels, key.size)
+        let lane = renderer.lane()
+        lane.queue.async { [self] in
+            let image = lane.render(pixels, key.size, colors: renderer.colors)
             state.withLock { state in
                 state.rendering.remove(key)
                 if let image { state.images[key] = image }
