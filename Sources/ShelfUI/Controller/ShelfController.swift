@@ -39,6 +39,8 @@ public final class ShelfController {
     /// The filtered publications: what the newsstand view shows.
     private var shownStores: [Store] = []
     private var counts: [String: Counts] = [:]
+    /// Publications whose counts are out of date; nil for all of them.
+    private var countsStale: Set<String>? = nil
     /// Stores whose cached copy has been read (or found missing) since the shelf opened.
     private let loadedStores = Locked(Set<String>())
     private var layout: ShelfLayout
@@ -149,10 +151,20 @@ public final class ShelfController {
     // MARK: Changes from other threads
 
     private func applyChanges(_ changes: ShelfSignals.Changes) {
+        // Counts are for the newsstand view and the New view's header: an issue screen leaves
+        // them to be done when the newsstand view comes back (100,000 issues are not free).
         if changes.everythingChanged {
-            recount()
-        } else if !changes.changedSubscriptions.isEmpty {
-            recount(only: changes.changedSubscriptions)
+            countsStale = nil
+        } else if countsStale != nil {
+            countsStale!.formUnion(changes.changedSubscriptions)
+        }
+        if isNewsstandScreen || isNewScreen {
+            if countsStale == nil {
+                recount()
+            } else if !countsStale!.isEmpty {
+                recount(only: countsStale!)
+            }
+            countsStale = []
         }
         if changes.issuesReplaced || (changes.statesChanged && (state.sort == .state || isNewScreen)) {
             rebuildOrder()
@@ -584,13 +596,16 @@ public final class ShelfController {
     private func openNew() {
         screen = .new
         state = ShelfState()
+        if let stale = countsStale { recount(only: stale) } else { recount() }
+        countsStale = []
         rebuildOrder()
     }
 
     private func backToNewsstand() {
         screen = .newsstand
         order = []
-        recount()
+        if let stale = countsStale { recount(only: stale) } else { recount() }
+        countsStale = []
     }
 
     /// Applies a key to the filter prompt; returns whether the list must be filtered again.
@@ -725,7 +740,6 @@ public final class ShelfController {
         } catch {
             if isNewsstandScreen { newsstandState.message = error.message } else { state.message = error.message }
         }
-        recount()
         rebuildOrder()
     }
 
