@@ -154,9 +154,9 @@ bench-deps: deps
 	done; \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
 
-bench: bench-deps
-	$(SWIFT) build -c release
-	python3 bench/bench.py
+# The figures are of the build that is installed: the static release.
+bench: bench-deps release
+	python3 bench/bench.py --binary $(RELEASE_SCRATCH)/release/newsstand
 
 bench-smoke: bench-deps
 	$(SWIFT) build

@@ -704,7 +704,8 @@ def figure_newsstand(args, work, rows, nginx, served):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/newsstand"))
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build-release/release/newsstand"),
+                        help="the static release `make release` builds, which is what `make install` installs")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--download-size", type=int, default=1 << 30)
     parser.add_argument("--catalog-sizes", type=int, nargs="*", default=[10_000, 100_000])
