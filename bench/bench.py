@@ -497,6 +497,31 @@ def figure_first_frame(args, work, rows, nginx, served):
         rows.append((f"first shelf frame, cached {count}", "tmux + echo (floor)", fmt([t * 1000 for t in floor], "ms"), "", "", "—"))
 
 
+def cpu_shares(pid, seconds):
+    """CPU of the whole process and of its main (UI) thread over `seconds`, as shares of a core."""
+    before, before_ui = process_cpu(pid), process_cpu(pid, main_thread_only=True)
+    start = time.monotonic()
+    time.sleep(seconds)
+    elapsed = time.monotonic() - start
+    return (process_cpu(pid) - before) / elapsed, (process_cpu(pid, main_thread_only=True) - before_ui) / elapsed
+
+
+def cpu_rows(rows, args, label, idle, busy, busy_ui, still_running):
+    """The idle and busy rows, with /proc's resolution: one clock tick over the whole window."""
+    resolution = 100 / os.sysconf("SC_CLK_TCK") / args.idle_seconds
+
+    def share(value):
+        return f"{value * 100:.1f} % of a core (± {resolution:.1f})"
+
+    def verdict(value, target):
+        return f"target ≤ {target} %, {'met' if value * 100 <= target else 'missed'}"
+
+    rows.append((f"{label[0]} idle, {args.idle_seconds} s", "newsstand", share(idle), "", "", verdict(idle, 0.5)))
+    rows.append((label[1], "UI thread", share(busy_ui), "", "",
+                 verdict(busy_ui, 5) + ("" if still_running else " (downloads ended early)")))
+    rows.append((label[1], "whole process", share(busy), "", "", "—"))
+
+
 def figure_shelf_cpu(args, work, rows, nginx, served):
     """CPU of the open shelf: idle over 10 s, and while 4 downloads run."""
     os.makedirs(os.path.join(served, "slow"), exist_ok=True)
@@ -520,28 +545,11 @@ def figure_shelf_cpu(args, work, rows, nginx, served):
             tmux.send("d")
             tmux.send("l")
         tmux.wait_for(lambda screen: screen.count("%") >= 4)
-        before, before_ui = process_cpu(pid), process_cpu(pid, main_thread_only=True)
-        start = time.monotonic()
-        time.sleep(args.idle_seconds)
-        elapsed = time.monotonic() - start
-        busy = (process_cpu(pid) - before) / elapsed
-        busy_ui = (process_cpu(pid, main_thread_only=True) - before_ui) / elapsed
+        busy, busy_ui = cpu_shares(pid, args.idle_seconds)
         still_running = "%" in tmux.screen()
     finally:
         tmux.close()
-    # /proc counts CPU in clock ticks: one tick over the whole window is the resolution.
-    resolution = 100 / os.sysconf("SC_CLK_TCK") / args.idle_seconds
-
-    def share(value):
-        return f"{value * 100:.1f} % of a core (± {resolution:.1f})"
-
-    def verdict(value, target):
-        return f"target ≤ {target} %, {'met' if value * 100 <= target else 'missed'}"
-
-    rows.append((f"shelf idle, {args.idle_seconds} s", "newsstand", share(idle), "", "", verdict(idle, 0.5)))
-    rows.append(("shelf, 4 downloads running", "UI thread", share(busy_ui), "", "",
-                 verdict(busy_ui, 5) + ("" if still_running else " (downloads ended early)")))
-    rows.append(("shelf, 4 downloads running", "whole process", share(busy), "", "", "—"))
+    cpu_rows(rows, args, ("shelf", "shelf, 4 downloads running"), idle, busy, busy_ui, still_running)
 
 
 def newsstand_shelf_env(out, colorterm=None):
@@ -684,22 +692,11 @@ def figure_newsstand(args, work, rows, nginx, served):
             tmux.wait_for(lambda screen: "4 publications" in screen)
             tmux.send("l")
         tmux.wait_for(lambda screen: "↓ 8" in screen)
-        before, before_ui = process_cpu(pid), process_cpu(pid, main_thread_only=True)
-        start = time.monotonic()
-        time.sleep(args.idle_seconds)
-        elapsed = time.monotonic() - start
-        busy = (process_cpu(pid) - before) / elapsed
-        busy_ui = (process_cpu(pid, main_thread_only=True) - before_ui) / elapsed
+        busy, busy_ui = cpu_shares(pid, args.idle_seconds)
         still_running = "↓ 8" in tmux.screen()
     finally:
         tmux.close()
-    resolution = 100 / os.sysconf("SC_CLK_TCK") / args.idle_seconds
-    share = lambda value: f"{value * 100:.1f} % of a core (± {resolution:.1f})"
-    verdict = lambda value, target: f"target ≤ {target} %, {'met' if value * 100 <= target else 'missed'}"
-    rows.append((f"newsstand view idle, {args.idle_seconds} s", "newsstand", share(idle), "", "", verdict(idle, 0.5)))
-    rows.append(("newsstand, 8 downloads in 4 publications", "UI thread", share(busy_ui), "", "",
-                 verdict(busy_ui, 5) + ("" if still_running else " (downloads ended early)")))
-    rows.append(("newsstand, 8 downloads in 4 publications", "whole process", share(busy), "", "", "—"))
+    cpu_rows(rows, args, ("newsstand view", "newsstand, 8 downloads in 4 publications"), idle, busy, busy_ui, still_running)
 
 
 def main():

@@ -1,8 +1,28 @@
 import Foundation
 import NewsstandKit
 
+/// A card of the grid: an issue or a publication.
+protocol ShelfCard {
+    func render(into buffer: inout Buffer, area: Rect)
+}
+
+extension ShelfCard {
+    /// The frame every card has (heavy when selected), and the area inside it with its cover's
+    /// place at the top; nil when nothing fits inside.
+    func frame(into buffer: inout Buffer, area: Rect, selected: Bool, theme: Theme) -> (inner: Rect, cover: Rect)? {
+        guard !area.isEmpty else { return nil }
+        buffer.fill(area)
+        buffer.box(area, style: selected ? theme.selectedBorder : theme.border, heavy: selected)
+        let inner = area.inset(by: 1)
+        guard !inner.isEmpty else { return nil }
+        let cover = Rect(x: inner.x + (inner.width - CardView.coverColumns) / 2, y: inner.y,
+                         width: min(CardView.coverColumns, inner.width), height: min(CardView.coverRows, inner.height))
+        return (inner, cover.intersection(inner))
+    }
+}
+
 /// One issue on the shelf: cover, title, date, price and download state.
-struct CardView {
+struct CardView: ShelfCard {
     let item: ShelfItem
     let isSelected: Bool
     let theme: Theme
@@ -11,14 +31,8 @@ struct CardView {
     static let coverRows = 8
 
     func render(into buffer: inout Buffer, area: Rect) {
-        guard !area.isEmpty else { return }
-        buffer.fill(area)
-        buffer.box(area, style: isSelected ? theme.selectedBorder : theme.border, heavy: isSelected)
-        let inner = area.inset(by: 1)
-        guard !inner.isEmpty else { return }
-        let coverArea = Rect(x: inner.x + (inner.width - Self.coverColumns) / 2, y: inner.y,
-                             width: min(Self.coverColumns, inner.width), height: min(Self.coverRows, inner.height))
-        renderCover(into: &buffer, area: coverArea.intersection(inner))
+        guard let (inner, coverArea) = frame(into: &buffer, area: area, selected: isSelected, theme: theme) else { return }
+        renderCover(into: &buffer, area: coverArea)
 
         var y = inner.y + Self.coverRows
         for line in TextLayout.wrap(item.title, width: inner.width, lines: 2) {

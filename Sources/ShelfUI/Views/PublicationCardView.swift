@@ -3,20 +3,13 @@ import NewsstandKit
 
 /// One publication in the newsstand view: its newest cover, its title, what is new and unread,
 /// how many issues are kept, and the state of its catalog.
-struct PublicationCardView {
+struct PublicationCardView: ShelfCard {
     let item: PublicationItem
     let isSelected: Bool
     let theme: Theme
 
     func render(into buffer: inout Buffer, area: Rect) {
-        guard !area.isEmpty else { return }
-        buffer.fill(area)
-        buffer.box(area, style: isSelected ? theme.selectedBorder : theme.border, heavy: isSelected)
-        let inner = area.inset(by: 1)
-        guard !inner.isEmpty else { return }
-        let coverArea = Rect(x: inner.x + (inner.width - CardView.coverColumns) / 2, y: inner.y,
-                             width: min(CardView.coverColumns, inner.width), height: min(CardView.coverRows, inner.height))
-            .intersection(inner)
+        guard let (inner, coverArea) = frame(into: &buffer, area: area, selected: isSelected, theme: theme) else { return }
         if let cover = item.cover, theme.colors >= .palette256 {
             cover.render(into: &buffer, area: coverArea)
         } else {

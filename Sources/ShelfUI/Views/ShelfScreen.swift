@@ -94,39 +94,36 @@ public struct ShelfScreen {
             renderPublications(into: &buffer)
             return
         }
-        if itemCount == 0 {
-            let text: String
-            if model.screen == .new && state.filter.isEmpty {
-                text = "Nothing new: every issue has been seen."
-            } else {
-                text = model.totalCount == 0 ? "No issues yet." : "No issue matches “\(state.filter)”."
-            }
-            let (line, offset) = TextLayout.center(text, width: layout.grid.width)
-            buffer.write(line, x: layout.grid.x + offset, y: layout.grid.y + layout.grid.height / 2, style: theme.dim, clip: layout.grid)
-            return
+        let empty: String
+        if model.screen == .new && state.filter.isEmpty {
+            empty = "Nothing new: every issue has been seen."
+        } else {
+            empty = model.totalCount == 0 ? "No issues yet." : "No issue matches “\(state.filter)”."
         }
-        let range = layout.visibleRange(firstRow: state.firstRow, count: itemCount)
-        for (offset, item) in visibleItems.prefix(range.count).enumerated() {
-            let index = range.lowerBound + offset
-            let rect = layout.cardRect(column: offset % layout.columns, row: offset / layout.columns)
-            CardView(item: item, isSelected: index == state.selected, theme: theme)
-                .render(into: &buffer, area: rect.intersection(layout.grid))
+        renderCards(visibleItems, empty: empty, into: &buffer) { item, selected in
+            CardView(item: item, isSelected: selected, theme: theme)
         }
     }
 
     private func renderPublications(into buffer: inout Buffer) {
+        let empty = model.totalCount == 0 ? "No subscriptions: newsstand subscribe URL adds one." : "No publication matches “\(state.filter)”."
+        renderCards(visiblePublications, empty: empty, into: &buffer) { item, selected in
+            PublicationCardView(item: item, isSelected: selected, theme: theme)
+        }
+    }
+
+    /// The grid's visible cards, or one line in its middle when there are none.
+    private func renderCards<Item, View: ShelfCard>(_ items: [Item], empty: String, into buffer: inout Buffer,
+                                                     card: (Item, Bool) -> View) {
         if itemCount == 0 {
-            let text = model.totalCount == 0 ? "No subscriptions: newsstand subscribe URL adds one." : "No publication matches “\(state.filter)”."
-            let (line, offset) = TextLayout.center(text, width: layout.grid.width)
+            let (line, offset) = TextLayout.center(empty, width: layout.grid.width)
             buffer.write(line, x: layout.grid.x + offset, y: layout.grid.y + layout.grid.height / 2, style: theme.dim, clip: layout.grid)
             return
         }
         let range = layout.visibleRange(firstRow: state.firstRow, count: itemCount)
-        for (offset, item) in visiblePublications.prefix(range.count).enumerated() {
-            let index = range.lowerBound + offset
+        for (offset, item) in items.prefix(range.count).enumerated() {
             let rect = layout.cardRect(column: offset % layout.columns, row: offset / layout.columns)
-            PublicationCardView(item: item, isSelected: index == state.selected, theme: theme)
-                .render(into: &buffer, area: rect.intersection(layout.grid))
+            card(item, range.lowerBound + offset == state.selected).render(into: &buffer, area: rect.intersection(layout.grid))
         }
     }
 
