@@ -179,6 +179,22 @@ final class NewsstandScreenTests: XCTestCase {
         XCTAssertEqual(header(.none), Style(bold: true), "without colour only the attributes stay")
     }
 
+    func testACoverThatDoesNotDecodeLeavesTheTitleCard() throws {
+        let png = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Resources/demo/covers/tt-2026-01.png"))
+        XCTAssertNotNil(CoverDecoder.decode(png))
+        for broken in [Data("<html>not an image</html>".utf8), png.prefix(png.count / 2), Data(), Data(repeating: 0xFF, count: 4096)] {
+            XCTAssertNil(CoverDecoder.decode(broken), "\(broken.count) bytes")
+        }
+        // Without a cover image the card is the title on the publication's colour: never garbage.
+        var item = ShelfItem(id: "x", title: "Broken Cover", releaseDate: Self.base)
+        item.subscription = "weekly"
+        var buffer = Buffer(width: ShelfLayout.cardWidth, height: ShelfLayout.cardHeight)
+        CardView(item: item, isSelected: false, theme: Theme(colors: .direct)).render(into: &buffer, area: buffer.area)
+        XCTAssertTrue(buffer.lines().joined().contains("Broken"))
+        XCTAssertEqual(buffer[5, 4].style.background, Theme(colors: .direct).textCover(for: "weekly").background)
+    }
+
     func testTitleCardsTellPublicationsApart() {
         let theme = Theme(colors: .palette256)
         XCTAssertEqual(theme.textCover(for: "weekly"), theme.textCover(for: "weekly"))
