@@ -41,6 +41,8 @@ public final class ShelfController {
     private var counts: [String: Counts] = [:]
     /// Publications whose counts are out of date; nil for all of them.
     private var countsStale: Set<String>? = nil
+    /// What each cached copy's info file said, read once, for the cards drawn before the copies.
+    private var cachedSummaries: [String: (title: String?, issueCount: Int?, fetchedAt: Date)?] = [:]
     /// Stores whose cached copy has been read (or found missing) since the shelf opened.
     private let loadedStores = Locked(Set<String>())
     private var layout: ShelfLayout
@@ -365,12 +367,19 @@ public final class ShelfController {
         return item
     }
 
+    private func cachedSummary(_ store: Store) -> (title: String?, issueCount: Int?, fetchedAt: Date)? {
+        if let known = cachedSummaries[store.name] { return known }
+        let summary = store.cachedSummary
+        cachedSummaries[store.name] = .some(summary)
+        return summary
+    }
+
     private func publicationItem(_ store: Store) -> PublicationItem {
         let count = counts[store.name] ?? Counts()
         let loaded = loadedStores.withLock { $0.contains(store.name) }
         var title = store.displayTitle
         var issueCount = store.numberOfIssues
-        if !loaded, let summary = store.cachedSummary {
+        if !loaded, let summary = cachedSummary(store) {
             // Before its copy is read: what the copy's info file says.
             if store.subscription.title == nil, let cachedTitle = summary.title { title = cachedTitle }
             issueCount = summary.issueCount ?? 0
@@ -391,7 +400,7 @@ public final class ShelfController {
         switch store.status {
         case .idle:
             if !loaded { return .loading }
-            return store.cachedSummary.map { .fresh($0.fetchedAt) } ?? .loading
+            return cachedSummary(store).map { .fresh($0.fetchedAt) } ?? .loading
         case .loading(let hasIssues):
             return hasIssues || loaded ? .refreshing : .loading
         case .ready(let source, let fetchedAt):
