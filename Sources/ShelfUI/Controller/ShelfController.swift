@@ -391,7 +391,6 @@ public final class ShelfController {
             item.cover = covers.image(for: newest, columns: CardView.coverColumns, rows: CardView.coverRows)
             item.newestTitle = newest.title
             item.newestDate = newest.entry.releaseDate
-            item.address = newest.address
         }
         return item
     }

@@ -32,10 +32,9 @@ public struct PublicationItem: Sendable, Equatable {
     /// The newest issue's title, for the details pane.
     public var newestTitle: String?
     public var newestDate: Date?
-    public var address: String?
 
     public init(name: String, title: String, cover: CoverImage? = nil, issueCount: Int, newCount: Int = 0, unreadCount: Int = 0,
-                downloadedCount: Int = 0, condition: Condition, newestTitle: String? = nil, newestDate: Date? = nil, address: String? = nil) {
+                downloadedCount: Int = 0, condition: Condition, newestTitle: String? = nil, newestDate: Date? = nil) {
         self.name = name
         self.title = title
         self.cover = cover
@@ -46,6 +45,5 @@ public struct PublicationItem: Sendable, Equatable {
         self.condition = condition
         self.newestTitle = newestTitle
         self.newestDate = newestDate
-        self.address = address
     }
 }
