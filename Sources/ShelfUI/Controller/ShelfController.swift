@@ -664,37 +664,21 @@ public final class ShelfController {
     }
 
     private func handleMouse(_ action: MouseAction, x: Int, y: Int) {
-        if isNewsstandScreen {
-            guard newsstandState.overlay == .none, !newsstandState.isEditingFilter else { return }
-            switch action {
-            case .scrollUp: moveNewsstand(by: -max(1, layout.columns))
-            case .scrollDown: moveNewsstand(by: max(1, layout.columns))
-            case .click, .doubleClick:
-                guard let index = layout.itemIndex(atX: x, y: y, firstRow: newsstandState.firstRow), index < shownStores.count else { return }
-                newsstandState.selected = index
-                if action == .doubleClick { openPublication(shownStores[index]) }
-            }
-            return
-        }
-        guard state.overlay == .none, !state.isEditingFilter else { return }
+        let onNewsstand = isNewsstandScreen
+        let current = onNewsstand ? newsstandState : state
+        guard current.overlay == .none, !current.isEditingFilter else { return }
+        let count = onNewsstand ? shownStores.count : order.count
+        var selected = current.selected
         switch action {
-        case .scrollUp: move(by: -max(1, layout.columns))
-        case .scrollDown: move(by: max(1, layout.columns))
+        case .scrollUp: _ = handleMovement(.up, selected: &selected, count: count)
+        case .scrollDown: _ = handleMovement(.down, selected: &selected, count: count)
         case .click, .doubleClick:
-            guard let index = layout.itemIndex(atX: x, y: y, firstRow: state.firstRow), index < order.count else { return }
-            state.selected = index
-            if action == .doubleClick { primaryAction(order[index]) }
+            guard let index = layout.itemIndex(atX: x, y: y, firstRow: current.firstRow), index < count else { return }
+            selected = index
         }
-    }
-
-    private func moveNewsstand(by offset: Int) {
-        guard !shownStores.isEmpty else { return }
-        newsstandState.selected = min(max(0, newsstandState.selected + offset), shownStores.count - 1)
-    }
-
-    private func move(by offset: Int) {
-        guard !order.isEmpty else { return }
-        state.selected = min(max(0, state.selected + offset), order.count - 1)
+        if onNewsstand { newsstandState.selected = selected } else { state.selected = selected }
+        guard action == .doubleClick else { return }
+        if onNewsstand { openPublication(shownStores[selected]) } else { primaryAction(order[selected]) }
     }
 
     private var selectedIssue: Issue? {

@@ -67,8 +67,7 @@ public struct ShelfScreen {
         case .newsstand:
             title = " newsstand"
             right = Formatting.count(model.totalCount, "publication")
-            let new = visiblePublicationsNewTotal
-            if new > 0 { right += " · \(new) new" }
+            if model.newTotal > 0 { right += " · \(model.newTotal) new" }
         case .issues:
             title = " newsstand" + (model.catalogTitle.map { " · " + $0 } ?? "")
             right = "\(itemCount) of \(model.totalCount) · sort: \(state.sort.rawValue)"
@@ -84,10 +83,6 @@ public struct ShelfScreen {
             buffer.write(right, x: area.maxX - rightWidth, y: area.y, style: theme.header, clip: area)
         }
     }
-
-    /// New issues across the publications on screen, for the header: the controller passes the
-    /// total in ``ShelfModel/newTotal``.
-    private var visiblePublicationsNewTotal: Int { model.newTotal }
 
     private func renderGrid(into buffer: inout Buffer) {
         if model.screen == .newsstand {

@@ -13,11 +13,12 @@ extension NewsstandCommand {
         func run() throws {
             try reportingFailures {
                 // The configuration first: a broken file stops everything, terminal or not.
-                let settings = try NewsstandOptions.loadConfig()?.shelf ?? ShelfSettings()
+                let config = try NewsstandOptions.loadConfig()
+                let settings = config?.shelf ?? ShelfSettings()
                 guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                     throw CommandFailure("The shelf needs a terminal; use `newsstand list` in scripts.")
                 }
-                let newsstand = try options.makeNewsstand()
+                let newsstand = try options.makeNewsstand(config: config)
                 // --subscription opens on that publication; else the newsstand view of them all.
                 let store = options.subscription == nil ? nil : options.selectedStores(newsstand).first
                 let terminal: CursesTerminal

@@ -99,7 +99,11 @@ struct NewsstandOptions: ParsableArguments {
 
     /// The newsstand for this run.
     func makeNewsstand() throws -> Newsstand {
-        let config = try Self.loadConfig()
+        try makeNewsstand(config: Self.loadConfig())
+    }
+
+    /// The newsstand for this run, from a configuration already read.
+    func makeNewsstand(config: NewsstandConfig?) throws -> Newsstand {
         var configuration = Newsstand.Configuration()
         configuration.policy.maximumConcurrentDownloads = jobs ?? config?.jobs ?? 3
         configuration.policy.stallTimeout = stallTimeout
