@@ -58,7 +58,8 @@ final class CommandLineTests: XCTestCase {
             let cover = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* (number + 3)) })
             if number != 5 {
                 covers[id] = cover
-                server.serve("/covers/\(id).png", .init(body: cover, contentType: "image/png"))
+                // Throttled so that each body spans several writes: a fourth transfer at once would be seen.
+                server.serve("/covers/\(id).png", .init(body: cover, contentType: "image/png", throttle: 200_000))
             }
             entries.append(Fixtures.entry(id: id, download: "issues/\(id).pdf", cover: "covers/\(id).png"))
         }

@@ -361,18 +361,27 @@ public final class TestServer: Sendable {
             state.activeByFolder[folder, default: 0] += 1
             state.maximumByFolder[folder] = max(state.maximumByFolder[folder] ?? 0, state.activeByFolder[folder]!)
         }
-        defer {
+        // The count ends just before the last chunk is written: the client cannot finish, and so
+        // cannot start its next transfer, before that write, so the count never runs ahead of
+        // what the client really has open. (Ending it after the write, or after the client's
+        // hang-up, let a fast client's next request be counted before this one was let go.)
+        var counted = true
+        func endCount() {
+            guard counted else { return }
+            counted = false
             state.withLock { state in
                 state.activeTransfers -= 1
                 state.activeByFolder[folder, default: 1] -= 1
             }
             signalChange()
         }
+        defer { endCount() }
         let chunkSize = throttle.map { max(1024, min(64 * 1024, $0 / 20)) } ?? 256 * 1024
         var offset = 0
         let started = Date()
         while offset < limit {
             let end = min(limit, offset + chunkSize)
+            if end == body.count { endCount() }
             guard writeAll(connection, body.subdata(in: offset..<end)) else { return }
             state.withLock { $0.bodyBytesSent[path, default: 0] += end - offset }
             offset = end
@@ -384,8 +393,7 @@ public final class TestServer: Sendable {
             }
             if state.withLock({ $0.stopped }) { return }
         }
-        // A transfer is active until the client hangs up (or, for a stall, gives up): this
-        // orders the count strictly before the client's next request.
+        // Wait for the client to hang up (or, for a stall, to give up) before closing.
         switch fault {
         case .cutAfter?, .noContentLength?, .extraBytes?:
             return  // the close is what ends (or cuts) the body
