@@ -57,6 +57,7 @@ static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option
 /* CURLAUTH_* are macros with casts. */
 static inline unsigned long ccurl_auth_basic(void) { return CURLAUTH_BASIC; }
 static inline unsigned long ccurl_auth_bearer(void) { return CURLAUTH_BEARER; }
+static inline unsigned long ccurl_auth_digest(void) { return CURLAUTH_DIGEST; }
 
 /* CURLMsg.data is a union. */
 static inline CURLcode ccurl_message_result(const CURLMsg *message) {

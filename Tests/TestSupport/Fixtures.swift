@@ -83,3 +83,49 @@ public final class TemporaryDirectory: Sendable {
          "XDG_CONFIG_HOME": path + "/config", "HOME": path + "/home"]
     }
 }
+
+extension Fixtures {
+    /// A feed fixture from `Tests/Fixtures/Feeds`, modelled on what a real server sends.
+    public static func feed(_ name: String) -> Data {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let url = folder.appendingPathComponent("Fixtures/Feeds/\(name)")
+        guard let data = FileManager.default.contents(atPath: url.path) else { preconditionFailure("no fixture \(url.path)") }
+        return data
+    }
+
+    /// A zip file holding `files` uncompressed (stored), for HPub and CBZ tests.
+    public static func zip(_ files: [(name: String, data: Data)]) -> Data {
+        var archive = Data()
+        var central = Data()
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF)] }
+        func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        for file in files {
+            let offset = UInt32(archive.count)
+            let crc = crc32(file.data)
+            let name = Array(file.name.utf8)
+            var header: [UInt8] = [0x50, 0x4B, 0x03, 0x04] + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21)
+            header += le32(crc) + le32(UInt32(file.data.count)) + le32(UInt32(file.data.count)) + le16(name.count) + le16(0)
+            archive.append(contentsOf: header + name)
+            archive.append(file.data)
+            var entry: [UInt8] = [0x50, 0x4B, 0x01, 0x02] + le16(0x031E) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21)
+            entry += le32(crc) + le32(UInt32(file.data.count)) + le32(UInt32(file.data.count)) + le16(name.count)
+            entry += le16(0) + le16(0) + le16(0) + le16(0) + le32(0o100644 << 16) + le32(offset)
+            central.append(contentsOf: entry + name)
+        }
+        let centralOffset = UInt32(archive.count)
+        archive.append(central)
+        let end: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + le16(0) + le16(0) + le16(files.count) + le16(files.count)
+            + le32(UInt32(central.count)) + le32(centralOffset) + le16(0)
+        archive.append(contentsOf: end)
+        return archive
+    }
+
+    private static func crc32(_ data: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+        }
+        return ~crc
+    }
+}

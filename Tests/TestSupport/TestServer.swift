@@ -1,4 +1,5 @@
 import Foundation
+import Crypto
 import NewsstandKit
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests, with byte ranges, validators, throttling
@@ -67,6 +68,8 @@ public final class TestServer: Sendable {
         var redirects: [String: String] = [:]
         /// The Authorization header every request must carry, when set.
         var requiredAuthorization: String?
+        /// The user and password every request must prove with HTTP Digest, when set.
+        var requiredDigest: (user: String, password: String)?
         var requests: [Request] = []
         var bodyBytesSent: [String: Int] = [:]
         var activeTransfers = 0
@@ -142,6 +145,40 @@ public final class TestServer: Sendable {
     /// Answers 401 to every request without exactly this Authorization header (nil: none needed).
     public func requireAuthorization(_ value: String?) {
         state.withLock { $0.requiredAuthorization = value }
+    }
+
+    /// Answers 401 with a Digest challenge (as calibre's content server does) to every request
+    /// that does not prove this user and password with RFC 7616 Digest (MD5, qop=auth).
+    public func requireDigest(user: String, password: String) {
+        state.withLock { $0.requiredDigest = (user, password) }
+    }
+
+    static let digestRealm = "calibre"
+    static let digestNonce = "5f1c9a7e3b2d4c68"
+
+    /// Whether an Authorization header is a valid Digest answer for `method` and the credentials.
+    static func verifyDigest(_ header: String?, method: String, user: String, password: String) -> Bool {
+        guard let header, header.hasPrefix("Digest ") else { return false }
+        var fields: [String: String] = [:]
+        let pattern = try! NSRegularExpression(pattern: #"(\w+)=(?:"([^"]*)"|([^,\s]*))"#)
+        let text = String(header.dropFirst(7))
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let name = String(text[Range(match.range(at: 1), in: text)!])
+            let value = Range(match.range(at: 2), in: text).map { String(text[$0]) } ?? Range(match.range(at: 3), in: text).map { String(text[$0]) } ?? ""
+            fields[name] = value
+        }
+        func md5(_ text: String) -> String { Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+        guard fields["username"] == user, fields["realm"] == digestRealm, fields["nonce"] == digestNonce, let uri = fields["uri"],
+              let response = fields["response"] else { return false }
+        let ha1 = md5("\(user):\(digestRealm):\(password)")
+        let ha2 = md5("\(method):\(uri)")
+        let expected: String
+        if let qop = fields["qop"], let nc = fields["nc"], let cnonce = fields["cnonce"] {
+            expected = md5("\(ha1):\(digestNonce):\(nc):\(cnonce):\(qop):\(ha2)")
+        } else {
+            expected = md5("\(ha1):\(digestNonce):\(ha2)")
+        }
+        return response == expected
     }
 
     /// The Basic Authorization header for a user and password.
@@ -244,6 +281,13 @@ public final class TestServer: Sendable {
 
     private func handle(_ connection: Int32) {
         guard let request = readRequest(connection) else { return }
+        let digest = state.withLock { $0.requiredDigest }
+        if let digest, !Self.verifyDigest(request.headers["authorization"], method: request.method, user: digest.user, password: digest.password) {
+            let challenge = "WWW-Authenticate: Digest realm=\"\(Self.digestRealm)\", nonce=\"\(Self.digestNonce)\", qop=\"auth\", algorithm=MD5"
+            state.withLock { $0.requests.append(request) }
+            send(connection, head: "HTTP/1.1 401 Unauthorized", headers: [challenge, "Content-Length: 0"])
+            return
+        }
         let (resource, fault, redirect, authorization) = state.withLock { state -> (Resource?, Fault?, String?, String?) in
             state.requests.append(request)
             var fault: Fault?
@@ -251,7 +295,8 @@ public final class TestServer: Sendable {
                 fault = queue.removeFirst()
                 state.faults[request.path] = queue
             }
-            return (state.resources[request.path], fault, state.redirects[request.path], state.requiredAuthorization)
+            // A resource served with a query (`/feed?page=2`) answers only that query.
+            return (state.resources[request.target] ?? state.resources[request.path], fault, state.redirects[request.path], state.requiredAuthorization)
         }
         signalChange()
 

@@ -10,6 +10,16 @@ public struct Catalog: Sendable, Equatable {
     public var warnings: [CatalogWarning]
     /// Where each local key is in ``entries``: made once while loading, then used by the store.
     let positions: [String: Int]
+    /// The format the catalog was read from.
+    public var format: CatalogFormatKind = .propertyList
+    /// How to search the publisher's server, when its feed says.
+    public var search: FeedSearch?
+    /// Links to other feeds (a navigation feed's sections).
+    public var navigation: [FeedLink] = []
+    /// Feed items that offered nothing to download, counted rather than warned of one by one.
+    public var itemsWithoutDownload = 0
+    /// Sentences about the catalog as a whole, such as a pagination that was cut short.
+    public var remarks: [String] = []
 
     public init(title: String?, entries: [CatalogEntry], warnings: [CatalogWarning] = []) {
         var positions: [String: Int] = [:]
@@ -26,6 +36,6 @@ public struct Catalog: Sendable, Equatable {
     }
 
     public static func == (lhs: Catalog, rhs: Catalog) -> Bool {
-        lhs.title == rhs.title && lhs.entries == rhs.entries && lhs.warnings == rhs.warnings
+        lhs.title == rhs.title && lhs.entries == rhs.entries && lhs.warnings == rhs.warnings && lhs.format == rhs.format
     }
 }

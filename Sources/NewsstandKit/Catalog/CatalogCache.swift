@@ -20,6 +20,10 @@ public struct CatalogCache: Sendable {
         public var issueCount: Int?
         /// The catalog's own title, for a newsstand's first frame before any catalog is read.
         public var title: String?
+        /// The format the catalog came in; a feed's copy is kept as a property list.
+        public var format: CatalogFormatKind?
+        /// How the feed said to search its server.
+        public var search: FeedSearch?
     }
 
     public let folder: String

@@ -50,26 +50,7 @@ public struct CatalogDecoder: Sendable {
             throw NewsstandError(.invalidCatalog, "The catalog is not a valid property list.")
         }
 
-        var entries: [CatalogEntry] = []
-        entries.reserveCapacity(results.count)
-        var warnings: [CatalogWarning] = []
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(results.count)
-        for (index, result) in results.enumerated() {
-            switch result {
-            case .success(let entry):
-                // One lookup for the usual new ID; a duplicate puts the first one's position back.
-                if let first = positions.updateValue(entries.count, forKey: entry.localKey) {
-                    positions[entry.localKey] = first
-                    warnings.append(CatalogWarning(.duplicateID, index: index, id: entry.id))
-                } else {
-                    entries.append(entry)
-                }
-            case .failure(let warning):
-                warnings.append(warning)
-            }
-        }
-        return Catalog(title: title, entries: entries, warnings: warnings, positions: positions)
+        return Catalog.assemble(title: title, results: results)
     }
 
     /// The root's title and issues: an array of issues, or a dictionary with `Issues` and `Title`.
@@ -155,7 +136,7 @@ public struct CatalogDecoder: Sendable {
 
     /// The keys an issue dictionary may have.
     private enum Key: Int, CaseIterable {
-        case id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary
+        case id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary, mediaType, price, authors
 
         init?(_ key: String) {
             var key = key
@@ -178,6 +159,9 @@ public struct CatalogDecoder: Sendable {
             case (4, UInt8(ascii: "S")) where matches("Size"): self = .size
             case (6, UInt8(ascii: "S")) where matches("SHA256"): self = .sha256
             case (7, UInt8(ascii: "S")) where matches("Summary"): self = .summary
+            case (10, UInt8(ascii: "M")) where matches("Media type"): self = .mediaType
+            case (5, UInt8(ascii: "P")) where matches("Price"): self = .price
+            case (7, UInt8(ascii: "A")) where matches("Authors"): self = .authors
             default: return nil
             }
         }
@@ -185,7 +169,7 @@ public struct CatalogDecoder: Sendable {
 
     /// An issue's values by key; a repeated key keeps its last value.
     private struct RawFields {
-        var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary: PropertyListValue?
+        var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary, mediaType, price, authors: PropertyListValue?
 
         mutating func set(_ key: Key, _ value: PropertyListValue) {
             switch key {
@@ -198,6 +182,9 @@ public struct CatalogDecoder: Sendable {
             case .size: size = value
             case .sha256: sha256 = value
             case .summary: summary = value
+            case .mediaType: mediaType = value
+            case .price: price = value
+            case .authors: authors = value
             }
         }
     }
@@ -224,6 +211,7 @@ public struct CatalogDecoder: Sendable {
             let (id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary) = (
                 fields.id, fields.title, fields.releaseDate, fields.coverURL, fields.downloadURL, fields.free, fields.size,
                 fields.sha256, fields.summary)
+            let (mediaType, price, authors) = (fields.mediaType, fields.price, fields.authors)
             guard case .string(let issueID)? = id, !issueID.isEmpty, issueID.utf8.count <= 1024 else {
                 return .failure(CatalogWarning(.missing(field: "ID", expected: "a string of at most 1,024 bytes"), index: index, id: nil))
             }
@@ -238,7 +226,8 @@ public struct CatalogDecoder: Sendable {
             }
             var cover: String?
             if let coverURL {
-                guard case .string(let string) = coverURL, let url = resolver.resolve(string, allowFiles: allowFiles) else {
+                guard case .string(let string) = coverURL,
+                      let url = resolver.resolve(string, allowFiles: allowFiles) ?? (InlineCover.decode(string) != nil ? string : nil) else {
                     return skip(.unsupportedURL(field: "Cover URL"))
                 }
                 cover = url
@@ -272,13 +261,23 @@ public struct CatalogDecoder: Sendable {
                 guard case .string(let value) = summary else { return skip(.invalid(field: "Summary", expected: "a string")) }
                 text = value
             }
-            // A property-list catalog names no media type: the URL's extension says, else a PDF,
-            // which every such catalog served before other formats existed.
+            var type: MediaType?
+            if let mediaType {
+                guard case .string(let string) = mediaType, let value = MediaType(mimeType: string) else {
+                    return skip(.invalid(field: "Media type", expected: "the media type of a PDF, EPUB, CBZ or HPub"))
+                }
+                type = value
+            }
+            var optional: (price: String?, authors: String?) = (nil, nil)
+            if case .string(let value)? = price { optional.price = value }
+            if case .string(let value)? = authors { optional.authors = value }
+            // Without a media type the URL's extension says, else a PDF, which every property-list
+            // catalog served before other formats existed.
             let acquisition = Acquisition(
-                address: download, mediaType: MediaType(address: download) ?? .pdf, size: bytes, sha256: digest)
+                address: download, mediaType: type ?? MediaType(address: download) ?? .pdf, size: bytes, sha256: digest)
             return .success(CatalogEntry(CatalogEntry.Fields(
                 id: issueID, title: issueTitle, releaseDate: date, coverAddress: cover, acquisition: acquisition,
-                isFree: isFree, summary: text)))
+                isFree: isFree, summary: text, price: optional.price, authors: optional.authors)))
         }
     }
 

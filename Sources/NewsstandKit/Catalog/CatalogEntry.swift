@@ -24,9 +24,14 @@ public struct CatalogEntry: Sendable, Equatable {
         public var alternatives: [Acquisition]
         public var isFree: Bool
         public var summary: String?
+        /// `12.00 EUR`, when the catalog gives a price.
+        public var price: String?
+        /// The authors, joined for display ("A. Writer, B. Writer").
+        public var authors: String?
 
         public init(id: String, localKey: String? = nil, title: String, releaseDate: Date? = nil, coverAddress: String? = nil,
-                    acquisition: Acquisition, alternatives: [Acquisition] = [], isFree: Bool = false, summary: String? = nil) {
+                    acquisition: Acquisition, alternatives: [Acquisition] = [], isFree: Bool = false, summary: String? = nil,
+                    price: String? = nil, authors: String? = nil) {
             self.id = id
             self.localKey = localKey ?? LocalKey.make(for: id)
             self.title = title
@@ -36,6 +41,8 @@ public struct CatalogEntry: Sendable, Equatable {
             self.alternatives = alternatives
             self.isFree = isFree
             self.summary = summary
+            self.price = price
+            self.authors = authors
         }
     }
 

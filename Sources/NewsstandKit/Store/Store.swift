@@ -19,6 +19,13 @@ public final class Store: Sendable {
         public var subscription: Subscription
         public var directories: Directories
         public var decoder = CatalogDecoder()
+        /// Bounds on feeds (size, depth, inline covers).
+        public var feedLimits = FeedLimits()
+        /// Pages of a paginated feed read at most on one refresh.
+        public var maximumPages = 100
+        /// Entries of a paginated feed read at most on one refresh.
+        public var maximumEntries = 200_000
+        var reader: CatalogReader { CatalogReader(limits: feedLimits, decoder: decoder) }
         public var notificationCenter: NotificationCenter = .default
         public var engine: TransferEngine = .shared
         /// Seconds without a byte before a transfer gives up.
@@ -47,6 +54,11 @@ public final class Store: Sendable {
         /// Where each local key is in `issues`.
         var positions: [String: Int] = [:]
         var warnings: [CatalogWarning] = []
+        var format: CatalogFormatKind?
+        var search: FeedSearch?
+        var navigation: [FeedLink] = []
+        var itemsWithoutDownload = 0
+        var remarks: [String] = []
         var fetchedAt: Date?
         var source: CatalogSource?
         var refreshing = false
@@ -75,6 +87,16 @@ public final class Store: Sendable {
     public var displayTitle: String { subscription.title ?? catalogTitle ?? name }
     /// The entries skipped at the last load, and why.
     public var warnings: [CatalogWarning] { contents.withLock { $0.warnings } }
+    /// The format the catalog was last read in.
+    public var format: CatalogFormatKind? { contents.withLock { $0.format } }
+    /// How to search the publisher's server, when its feed says.
+    public var search: FeedSearch? { contents.withLock { $0.search } }
+    /// Links to other feeds the catalog holds (a navigation feed's sections).
+    public var navigation: [FeedLink] { contents.withLock { $0.navigation } }
+    /// Feed items with nothing to download, skipped at the last load.
+    public var itemsWithoutDownload: Int { contents.withLock { $0.itemsWithoutDownload } }
+    /// Sentences about the last load as a whole (a pagination cut short).
+    public var remarks: [String] { contents.withLock { $0.remarks } }
     /// When the shown catalog was fetched, and from where.
     public var catalogFetchedAt: Date? { contents.withLock { $0.fetchedAt } }
     public var catalogSource: CatalogSource? { contents.withLock { $0.source } }
@@ -139,7 +161,10 @@ public final class Store: Sendable {
         cache.adoptLegacyCopy(of: subscription.url)
         guard let (data, info) = cache.read() else { return false }
         do {
-            let catalog = try configuration.decoder.decode(data, baseURL: subscription.url)
+            // A feed is cached as the property list it was read into (``CatalogSnapshot``).
+            var catalog = try configuration.decoder.decode(data, baseURL: subscription.url)
+            catalog.format = info.format ?? .propertyList
+            catalog.search = info.search
             _ = apply(catalog, source: .cache, fetchedAt: info.fetchedAt)
             setStatus(.ready(source: .cache, fetchedAt: info.fetchedAt))
             return true
@@ -205,6 +230,8 @@ public final class Store: Sendable {
             made.ifModifiedSince = cached?.lastModified
             made.maximumBytes = Int64(configuration.decoder.maximumSize)
             made.maximumBytesPerSecond = nil
+            made.accept = CatalogReader.acceptHeader
+            made.acceptsCompression = true
             request = made
         } catch {
             failRefresh(error)
@@ -257,7 +284,7 @@ public final class Store: Sendable {
             return
         }
         do {
-            let catalog = try configuration.decoder.decode(data, baseURL: url)
+            let catalog = try readCatalog(data, url: url, contentType: nil)
             let now = Date()
             let summary = apply(catalog, source: .file, fetchedAt: now)
             setStatus(.ready(source: .file, fetchedAt: now))
@@ -309,10 +336,15 @@ public final class Store: Sendable {
                 let data = FileManager.default.contents(atPath: cache.downloadPath) ?? Data()
                 do {
                     // Relative links resolve against where the catalog came from after redirects.
-                    let catalog = try configuration.decoder.decode(data, baseURL: response.url ?? url)
+                    let catalog = try readCatalog(data, url: response.url ?? url, contentType: response.contentType)
                     let info = CatalogCache.Info(
                         url: url.absoluteString, etag: response.etag, lastModified: response.lastModified, fetchedAt: now,
-                        freshUntil: freshUntil, issueCount: catalog.entries.count, title: catalog.title)
+                        freshUntil: freshUntil, issueCount: catalog.entries.count, title: catalog.title,
+                        format: catalog.format, search: catalog.search)
+                    if catalog.format != .propertyList {
+                        // Every page read, in one file: what an offline start opens.
+                        try FileOps.writeAtomically(try CatalogSnapshot.data(of: catalog), to: cache.downloadPath, mode: 0o600, durable: false)
+                    }
                     // Not being able to cache is no reason to refuse a good catalog.
                     try? cache.installDownload(info: info)
                     let summary = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
@@ -323,7 +355,7 @@ public final class Store: Sendable {
                     failure = Self.unreadable(error, at: url.absoluteString)
                 }
             default:
-                failure = HTTPFailure.error(status: status, subject: .catalog(address: url.absoluteString))
+                failure = HTTPFailure.error(status: status, subject: .catalog(address: url.absoluteString), credentialsHint: credentialsHint(response))
                 if let retryAfter = response.retryAfter, status == 429 || status == 503, var info = cached {
                     info.retryNotBefore = now.addingTimeInterval(min(retryAfter, 24 * 3600))
                     try? cache.writeInfo(info)
@@ -404,6 +436,11 @@ public final class Store: Sendable {
             contents.positions = catalog.positions
             contents.title = catalog.title
             contents.warnings = catalog.warnings
+            contents.format = catalog.format
+            contents.search = catalog.search
+            contents.navigation = catalog.navigation
+            contents.itemsWithoutDownload = catalog.itemsWithoutDownload
+            contents.remarks = catalog.remarks
             contents.fetchedAt = fetchedAt
             contents.source = source
             return RefreshSummary(

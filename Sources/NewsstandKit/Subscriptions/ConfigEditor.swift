@@ -93,9 +93,10 @@ public struct ConfigEditor {
         if let keep = subscription.keepIssues { lines.append("keep = \(keep)") }
         if let bytes = subscription.keepBytes { lines.append("keep_size = \(quoted(Self.size(bytes)))") }
         switch subscription.credentials {
-        case .basic(let user, let password)?:
+        case .basic(let user, let password, let digest)?:
             lines.append("user = \(quoted(user))")
             lines.append(secretLine("password", password))
+            if digest { lines.append("auth = \"digest\"") }
         case .bearer(let token)?:
             lines.append(secretLine("token", token))
         case .netrc?:

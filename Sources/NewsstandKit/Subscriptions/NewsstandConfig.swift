@@ -29,7 +29,7 @@ public struct NewsstandConfig: Sendable {
 
     private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "subscriptions", "keys", "colors"]
     private static let subscriptionKeys: Set<String> = [
-        "url", "title", "auto_download", "keep", "keep_size", "user", "password_command", "password_env",
+        "url", "title", "auto_download", "keep", "keep_size", "user", "password_command", "password_env", "auth",
         "token_command", "token_env", "netrc", "headers", "query", "ca_file", "jobs", "limit_rate",
     ]
 
@@ -203,8 +203,11 @@ public struct NewsstandConfig: Sendable {
             guard !user.contains(":") else { throw fail("user", "a user name cannot contain \":\".") }
             guard let password else { throw fail("user", "a user needs password_command or password_env (passwords never go in this file).") }
             if token != nil { throw fail("token_command", "give a user and password or a token, not both.") }
-            return .basic(user: user, password: password)
+            let scheme = try string("auth") ?? "basic"
+            guard scheme == "basic" || scheme == "digest" else { throw fail("auth", "expected \"basic\" or \"digest\".") }
+            return .basic(user: user, password: password, digest: scheme == "digest")
         }
+        if try string("auth") != nil { throw fail("auth", "auth needs a user and a password.") }
         if password != nil { throw fail(passwordCommand != nil ? "password_command" : "password_env", "a password needs a user.") }
         if let token { return .bearer(token) }
         return netrc ? .netrc : nil

@@ -24,8 +24,9 @@ public final class RequestProfileSource: Sendable {
         guard let origin = RequestProfile.origin(of: subscription.url), !subscription.url.isFileURL else { return nil }
         var credentials: RequestProfile.Credentials?
         switch subscription.credentials {
-        case .basic(let user, let source)?:
-            credentials = .basic(user: user, password: try secret(source, what: "password"))
+        case .basic(let user, let source, let digest)?:
+            let password = try secret(source, what: "password")
+            credentials = digest ? .digest(user: user, password: password) : .basic(user: user, password: password)
         case .bearer(let source)?:
             credentials = .bearer(token: try secret(source, what: "token"))
         case .netrc?, nil:

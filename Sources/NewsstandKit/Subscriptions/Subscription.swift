@@ -60,7 +60,8 @@ public struct Subscription: Sendable, Equatable {
 
     /// Where credentials come from: never the config file itself.
     public enum CredentialSource: Sendable, Equatable {
-        case basic(user: String, password: SecretSource)
+        /// A user and password, sent as HTTP Basic or, with `auth = "digest"`, as Digest.
+        case basic(user: String, password: SecretSource, digest: Bool = false)
         case bearer(SecretSource)
         /// `~/.netrc`, which libcurl reads for every host anyway; named to say so.
         case netrc

@@ -7,6 +7,8 @@ public struct RequestProfile: Sendable, Equatable {
     /// Credentials, resolved (a password read from its command or variable).
     public enum Credentials: Sendable, Equatable {
         case basic(user: String, password: String)
+        /// HTTP Digest (calibre's content server asks for it by default).
+        case digest(user: String, password: String)
         case bearer(token: String)
     }
 
@@ -59,7 +61,7 @@ public struct RequestProfile: Sendable, Equatable {
     public var secrets: [String] {
         var secrets: [String] = []
         switch credentials {
-        case .basic(_, let password)?: secrets.append(password)
+        case .basic(_, let password)?, .digest(_, let password)?: secrets.append(password)
         case .bearer(let token)?: secrets.append(token)
         case nil: break
         }

@@ -28,6 +28,10 @@ public struct TransferRequest: Sendable {
     public var certificateAuthorities: String?
     /// A cap on this transfer's speed, in bytes per second.
     public var maximumBytesPerSecond: Int64?
+    /// What the `Accept` header names, when it should name something.
+    public var accept: String?
+    /// Whether a compressed answer (gzip, deflate, …) is asked for and decoded: for catalogs.
+    public var acceptsCompression = false
     /// Redirects followed before giving up.
     public var maximumRedirects = 5
     /// Redirects followed so far.
@@ -53,6 +57,8 @@ public struct TransferResponse: Sendable, Equatable {
     /// Seconds the server says the response stays fresh (Cache-Control max-age; 0 for no-cache
     /// or no-store), when given.
     public var maxAge: TimeInterval?
+    /// The schemes a 401 offers (WWW-Authenticate), when given.
+    public var authenticate: String?
     /// The URL the response came from, after redirects.
     public var url: URL?
 

@@ -29,6 +29,9 @@ extension NewsstandCommand {
         @Option(help: "HTTP user (with --password-command or --password-env).")
         var user: String?
 
+        @Option(help: "How the user and password are sent: basic (default) or digest (calibre's content server).")
+        var auth: String?
+
         @Option(help: "A command whose first line of output is the password (run without a shell).")
         var passwordCommand: String?
 
@@ -128,7 +131,10 @@ extension NewsstandCommand {
             let token: Subscription.SecretSource? = tokenCommand.map { .command($0) } ?? tokenEnv.map { .environment($0) }
             if let user {
                 guard let password else { throw ValidationError("--user needs --password-command or --password-env (passwords never go in the config).") }
-                subscription.credentials = .basic(user: user, password: password)
+                guard auth == nil || auth == "basic" || auth == "digest" else { throw ValidationError("--auth: expected basic or digest.") }
+                subscription.credentials = .basic(user: user, password: password, digest: auth == "digest")
+            } else if auth != nil {
+                throw ValidationError("--auth needs --user.")
             } else if let token {
                 subscription.credentials = .bearer(token)
             } else if password != nil {
@@ -238,7 +244,7 @@ extension NewsstandCommand {
         /// How the subscription authenticates, never with what.
         static func credentials(_ subscription: Subscription) -> String? {
             switch subscription.credentials {
-            case .basic(let user, _)?: return "basic as \(TextSanitizer.inert(user))"
+            case .basic(let user, _, let digest)?: return "\(digest ? "digest" : "basic") as \(TextSanitizer.inert(user))"
             case .bearer?: return "bearer token"
             case .netrc?: return "netrc"
             case nil: return nil

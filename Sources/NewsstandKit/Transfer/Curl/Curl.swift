@@ -19,8 +19,10 @@ enum CurlOption {
     case range(String)
     case headers([String])
     case basicAuthentication(user: String, password: String)
+    case digestAuthentication(user: String, password: String)
     case bearerToken(String)
     case maximumReceiveSpeed(Int64)
+    case acceptEncoding
 
     /// libcurl's name for it, for an error message.
     var name: String {
@@ -40,6 +42,8 @@ enum CurlOption {
         case .headers: return "CURLOPT_HTTPHEADER"
         case .basicAuthentication: return "CURLOPT_HTTPAUTH (basic)"
         case .bearerToken: return "CURLOPT_HTTPAUTH (bearer)"
+        case .digestAuthentication: return "CURLOPT_HTTPAUTH (digest)"
+        case .acceptEncoding: return "CURLOPT_ACCEPT_ENCODING"
         case .maximumReceiveSpeed: return "CURLOPT_MAX_RECV_SPEED_LARGE"
         }
     }
@@ -109,6 +113,14 @@ final class CurlEasy {
             if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_USERNAME, user) }
             if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_PASSWORD, password) }
             code = result
+        case .digestAuthentication(let user, let password):
+            var result = ccurl_easy_setopt_long(handle, CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_digest())))
+            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_USERNAME, user) }
+            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_PASSWORD, password) }
+            code = result
+        case .acceptEncoding:
+            // The empty string: every encoding this libcurl was built to decode.
+            code = ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
         case .bearerToken(let token):
             var result = ccurl_easy_setopt_long(handle, CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_bearer())))
             if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_XOAUTH2_BEARER, token) }

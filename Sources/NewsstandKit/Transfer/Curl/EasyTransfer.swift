@@ -82,11 +82,16 @@ final class EasyTransfer: CurlEasyDelegate {
             if let validator = request.ifRange { headers.append("If-Range: \(validator)") }
         }
         if let etag = request.ifNoneMatch { headers.append("If-None-Match: \(etag)") }
+        if let accept = request.accept { headers.append("Accept: \(accept)") }
+        // Catalogs only: libcurl decodes what it names in Accept-Encoding; a download stays as
+        // served, so that Range and sizes mean the file's bytes.
+        if request.acceptsCompression && scheme != "file" { try easy.set(.acceptEncoding) }
         if let date = request.ifModifiedSince { headers.append("If-Modified-Since: \(date)") }
         if ownOrigin, let profile = request.profile {
             headers += profile.headers
             switch profile.credentials {
             case .basic(let user, let password)?: try easy.set(.basicAuthentication(user: user, password: password))
+            case .digest(let user, let password)?: try easy.set(.digestAuthentication(user: user, password: password))
             case .bearer(let token)?: try easy.set(.bearerToken(token))
             case nil: break
             }

@@ -1,0 +1,234 @@
+import Foundation
+
+/// Atom feeds: OPDS 1.2 catalogs (acquisition and navigation feeds) and plain Atom feeds whose
+/// entries carry an enclosure.
+public struct AtomFeedFormat: CatalogFormat {
+    public init() {}
+
+    public var kind: CatalogFormatKind { .opds1 }
+
+    static let atom = "http://www.w3.org/2005/Atom"
+    static let opds = "http://opds-spec.org/2010/catalog"
+    static let dcTerms = "http://purl.org/dc/terms/"
+    static let dcElements = "http://purl.org/dc/elements/1.1/"
+    static let acquisitionRel = "http://opds-spec.org/acquisition"
+
+    public func recognition(contentType: String?, sniff: DocumentSniff) -> Recognition {
+        let typed = contentType.map { $0.lowercased().contains("application/atom+xml") } ?? false
+        let shaped: Bool
+        if case .xml(let root, let namespace) = sniff.shape {
+            shaped = root == "feed" && (namespace == nil || namespace == Self.atom)
+        } else {
+            shaped = false
+        }
+        switch (typed, shaped) {
+        case (true, true): return .certain
+        case (false, true): return .byContent
+        case (true, false): return sniff.shape == .unknown ? .byContentType : .no
+        case (false, false): return .no
+        }
+    }
+
+    public func read(_ data: Data, url: URL, limits: FeedLimits) throws(NewsstandError) -> FeedPage {
+        let tree = try XMLFeed.parse(data, limits: limits)
+        guard tree.isElement(tree.root, "feed", in: Self.atom) else {
+            throw NewsstandError(.invalidCatalog, "The catalog is XML but not an Atom feed (its root is <\(TextSanitizer.inert(tree.elements[0].name))>).")
+        }
+        var page = FeedPage(format: .atom, url: url)
+        var isOPDS = tree.namespaces.contains(Self.opds)
+        page.title = tree.childText(of: tree.root, "title", in: Self.atom)
+        var index = 0
+        for child in tree.children(of: tree.root) {
+            if tree.isElement(child, "link", in: Self.atom) {
+                readFeedLink(child, tree: tree, url: url, into: &page)
+            } else if tree.isElement(child, "entry", in: Self.atom) {
+                if read(entry: child, tree: tree, index: index, url: url, into: &page) { isOPDS = true }
+                index += 1
+            }
+        }
+        if isOPDS || page.search != nil { page.format = .opds1 }
+        return page
+    }
+
+    private func readFeedLink(_ link: Int, tree: XMLTree, url: URL, into page: inout FeedPage) {
+        guard let href = tree.attribute("href", of: link), let rel = tree.attribute("rel", of: link) else { return }
+        let type = tree.attribute("type", of: link)?.lowercased() ?? ""
+        switch rel {
+        case "next":
+            page.next = XMLFeed.resolve(href, against: url)
+        case "search":
+            guard let address = XMLFeed.resolve(href, against: url) else { return }
+            if type.contains("opensearchdescription") {
+                if page.search == nil { page.search = .description(address) }
+            } else if href.contains("{searchTerms}") {
+                // A template is preferred: it needs no second request.
+                page.search = .template(address.replacingOccurrences(of: "%7BsearchTerms%7D", with: "{searchTerms}"))
+            }
+        default:
+            break
+        }
+    }
+
+    /// Reads one entry into an issue or a navigation link; says whether it used OPDS vocabulary.
+    private func read(entry: Int, tree: XMLTree, index: Int, url: URL, into page: inout FeedPage) -> Bool {
+        var item = FeedEntry(index: index)
+        var thumbnails: [String] = []
+        var images: [String] = []
+        var feedLinks: [(href: String, type: String, rel: String?)] = []
+        var usedOPDS = false
+        var enclosures = 0
+        for child in tree.children(of: entry) {
+            let element = tree.elements[child]
+            let namespace = tree.namespace(of: child)
+            switch (namespace, element.name) {
+            case (Self.atom?, "id"):
+                item.id = tree.text(of: child)
+            case (Self.atom?, "title"):
+                item.title = XMLFeed.text(of: child, tree: tree)
+            case (Self.atom?, "updated"):
+                if item.releaseDate == nil { item.releaseDate = FeedDate.iso8601(tree.text(of: child)) }
+            case (Self.atom?, "published"):
+                item.releaseDate = FeedDate.iso8601(tree.text(of: child)) ?? item.releaseDate
+            case (Self.dcTerms?, "issued"), (Self.dcElements?, "issued"), (Self.dcTerms?, "date"), (Self.dcElements?, "date"):
+                // The publication's own date beats the feed's bookkeeping.
+                if let date = FeedDate.iso8601(tree.text(of: child)) { item.releaseDate = date }
+            case (Self.dcTerms?, "identifier"), (Self.dcElements?, "identifier"):
+                if item.id == nil { item.id = tree.text(of: child) }
+            case (Self.atom?, "summary"):
+                item.summary = XMLFeed.text(of: child, tree: tree)
+            case (Self.atom?, "content"):
+                if item.summary == nil { item.summary = XMLFeed.text(of: child, tree: tree) }
+            case (Self.atom?, "author"):
+                if let name = tree.childText(of: child, "name", in: Self.atom) { item.authors.append(name) }
+            case (Self.atom?, "link"):
+                guard let href = tree.attribute("href", of: child) else { continue }
+                let rel = tree.attribute("rel", of: child)
+                let type = tree.attribute("type", of: child) ?? ""
+                switch rel {
+                case "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail":
+                    thumbnails.append(href)
+                    usedOPDS = true
+                case "http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image":
+                    images.append(href)
+                    usedOPDS = true
+                case "enclosure":
+                    item.acquisitions.append(FeedAcquisition(address: href, mediaType: type, size: XMLFeed.size(tree.attribute("length", of: child))))
+                    enclosures += 1
+                case let rel? where rel.hasPrefix(Self.acquisitionRel):
+                    usedOPDS = true
+                    item.acquisitions.append(acquisition(child, href: href, rel: rel, type: type, tree: tree))
+                default:
+                    if type.lowercased().contains("application/atom+xml") || type.lowercased().contains("application/opds+json") {
+                        feedLinks.append((href, type.lowercased(), rel))
+                    }
+                }
+            default:
+                break
+            }
+        }
+        // Thumbnails first: a terminal cover is a few dozen cells, and they are a fraction of the bytes.
+        item.covers = thumbnails + images
+        if item.acquisitions.isEmpty, let link = feedLinks.first(where: { $0.rel != "alternate" }) ?? feedLinks.first,
+           let address = XMLFeed.resolve(link.href, against: url) {
+            let kind: Bool? = link.type.contains("kind=acquisition") ? true : link.type.contains("kind=navigation") ? false : nil
+            page.navigation.append(FeedLink(title: item.title ?? address, address: address, isAcquisitionFeed: kind, summary: item.summary))
+            return true
+        }
+        if item.acquisitions.isEmpty {
+            page.itemsWithoutDownload += 1
+            return usedOPDS
+        }
+        if item.id == nil { item.id = item.acquisitions[0].address }
+        page.entries.append(item)
+        return usedOPDS || enclosures == 0
+    }
+
+    private func acquisition(_ link: Int, href: String, rel: String, type: String, tree: XMLTree) -> FeedAcquisition {
+        let access: FeedAcquisition.Access
+        switch rel {
+        case Self.acquisitionRel + "/open-access": access = .openAccess
+        case Self.acquisitionRel + "/buy", Self.acquisitionRel + "/borrow", Self.acquisitionRel + "/subscribe": access = .paid
+        case Self.acquisitionRel + "/sample", Self.acquisitionRel + "/preview": access = .paid
+        default: access = .acquire
+        }
+        // `opds:indirectAcquisition` nests; the innermost type is what the reader ends up with.
+        var innermost: String?
+        var current = link
+        while let inner = tree.child(of: current, "indirectAcquisition", in: Self.opds) {
+            innermost = tree.attribute("type", of: inner)
+            current = inner
+            // Through DRM, what arrives is a ticket for another program, not the issue.
+            if let innermost, FeedDRM.isProtected(innermost) { break }
+        }
+        var mediaType: String? = type.isEmpty ? nil : type
+        if let innermost, mediaType == nil || MediaType(mimeType: mediaType!) == nil && mediaType!.lowercased().hasPrefix("application/octet-stream") {
+            mediaType = innermost
+        }
+        var price: String?
+        if let priceElement = tree.child(of: link, "price", in: Self.opds) {
+            let amount = tree.text(of: priceElement)
+            let currency = tree.attribute("currencycode", of: priceElement) ?? tree.attribute("currencyCode", of: priceElement)
+            price = [amount, currency ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        return FeedAcquisition(address: href, mediaType: mediaType, size: XMLFeed.size(tree.attribute("length", of: link)), access: access, price: price)
+    }
+}
+
+/// Media types of DRM schemes: an acquisition through one of them gives no file a reader opens.
+enum FeedDRM {
+    static func isProtected(_ mediaType: String) -> Bool {
+        let type = mediaType.lowercased()
+        return type.contains("adobe.adept") || type.contains("readium.lcp") || type.contains("lcp+json")
+    }
+}
+
+/// What the XML formats share: parsing with the limits, text of `type="html"` content, sizes,
+/// and resolving the few links a format follows itself.
+enum XMLFeed {
+    static func parse(_ data: Data, limits: FeedLimits) throws(NewsstandError) -> XMLTree {
+        guard data.count <= limits.maximumSize else {
+            throw NewsstandError(.invalidCatalog, "The catalog is \(data.count) bytes, more than the \(limits.maximumSize) allowed.")
+        }
+        do {
+            return try XMLTree.parse(data, maximumDepth: limits.maximumDepth)
+        } catch {
+            switch error.kind {
+            case .entityDeclaration:
+                throw NewsstandError(.invalidCatalog, "The catalog declares XML entities (line \(error.line)), which are not allowed.")
+            case .tooDeep(let limit):
+                throw NewsstandError(.invalidCatalog, "The catalog nests deeper than \(limit) levels (line \(error.line)).")
+            case .malformed(let reason):
+                throw NewsstandError(.invalidCatalog, "The catalog is not well-formed XML (line \(error.line): \(TextSanitizer.inert(reason))).")
+            }
+        }
+    }
+
+    /// An element's text; escaped HTML (`type="html"`, or an RSS description) loses its tags too.
+    static func text(of element: Int, tree: XMLTree, html: Bool = false) -> String {
+        let text = tree.text(of: element)
+        let type = tree.attribute("type", of: element)?.lowercased()
+        if html || type == "html" || type == "text/html" {
+            guard text.utf8.contains(UInt8(ascii: "<")) || text.utf8.contains(UInt8(ascii: "&")) else { return text }
+            return XMLText.trimmed(XMLText.decode(ArraySlice(text.utf8)))
+        }
+        return text
+    }
+
+    /// A non-negative byte count, or nil for anything else.
+    static func size(_ text: String?) -> Int64? {
+        guard let text, let value = Int64(text.trimmingCharacters(in: .whitespaces)), value > 0 else { return nil }
+        return value
+    }
+
+    /// An absolute http(s) or file address for a link a format follows or shows.
+    static func resolve(_ href: String, against base: URL) -> String? {
+        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        let resolver = URLResolver(base: base)
+        // Templates (`{searchTerms}`, `{?query}`) are not valid URLs until filled in: resolved with a stand-in.
+        guard trimmed.contains("{") else { return resolver.resolve(trimmed, allowFiles: base.isFileURL) }
+        let marker = "NEWSSTANDTEMPLATE"
+        let filled = trimmed.replacingOccurrences(of: "{searchTerms}", with: marker).replacingOccurrences(of: "{?query}", with: "?query=" + marker)
+        return resolver.resolve(filled, allowFiles: base.isFileURL)?.replacingOccurrences(of: marker, with: "{searchTerms}")
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Recognises a catalog document's format and reads it.
+public struct CatalogReader: Sendable {
+    public var limits: FeedLimits
+    public var propertyList: PropertyListFormat
+
+    public init(limits: FeedLimits = FeedLimits(), decoder: CatalogDecoder = CatalogDecoder()) {
+        self.limits = limits
+        propertyList = PropertyListFormat(decoder: decoder)
+    }
+
+    /// Every format, the property list first (it wins a tie: it was here first).
+    public var formats: [any CatalogFormat] {
+        [propertyList, AtomFeedFormat(), RSSFeedFormat(), OPDS2Format(), BakerShelfFormat()]
+    }
+
+    /// What the `Accept` header of a catalog request names: the formats read here, best first.
+    public static let acceptHeader = "Accept: application/atom+xml;profile=opds-catalog, application/opds+json, application/atom+xml, "
+        + "application/rss+xml, application/x-plist, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
+
+    /// The format of a document: by its first bytes and its Content-Type together, since servers
+    /// send feeds as `text/html`, `application/xml` or `application/json`.
+    public func format(of data: Data, contentType: String?) throws(NewsstandError) -> any CatalogFormat {
+        let sniff = DocumentSniff(data)
+        var best: (format: any CatalogFormat, recognition: Recognition)?
+        for format in formats {
+            let recognition = format.recognition(contentType: contentType, sniff: sniff)
+            if recognition > (best?.recognition ?? .no) { best = (format, recognition) }
+        }
+        if let best { return best.format }
+        throw Self.unrecognised(sniff, contentType: contentType, empty: data.isEmpty)
+    }
+
+    private static func unrecognised(_ sniff: DocumentSniff, contentType: String?, empty: Bool) -> NewsstandError {
+        let known = "a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0 or a Baker shelf.json"
+        let what: String
+        switch sniff.shape {
+        case _ where empty: what = "empty"
+        case .xml(let root, _) where root.lowercased() == "html": what = "a web page (HTML), not a feed"
+        case .xml(let root, _): what = "XML with a <\(TextSanitizer.inert(String(root.prefix(40))))> root, which is none of \(known)"
+        case .jsonObject, .jsonArray: what = "JSON, but neither an OPDS 2 feed nor a Baker shelf"
+        default:
+            if contentType?.lowercased().contains("html") == true { what = "a web page (HTML), not a feed" }
+            else { what = "none of \(known)" }
+        }
+        return NewsstandError(.invalidCatalog, "The catalog is \(what).")
+    }
+
+    /// One document read as a page of its format.
+    public func page(_ data: Data, url: URL, contentType: String?) throws(NewsstandError) -> FeedPage {
+        try format(of: data, contentType: contentType).read(data, url: url, limits: limits)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Turns the pages a format read into one ``Catalog``, by the rules every format shares: an ID
+/// of at most 1,024 bytes whose ``LocalKey`` is what becomes a folder, only http(s) URLs (file
+/// URLs for a catalog on this machine), one entry per local key, a download of a kind we can
+/// open, and text with its white space collapsed and its length capped.
+public struct FeedValidator: Sendable {
+    public var limits: FeedLimits
+    /// Whether the catalog is a file the user named on this machine (its file links may be read).
+    public var allowFiles: Bool
+
+    public init(limits: FeedLimits = FeedLimits(), allowFiles: Bool = false) {
+        self.limits = limits
+        self.allowFiles = allowFiles
+    }
+
+    /// The longest title kept, in characters.
+    static let maximumTitle = 1_000
+    /// The longest summary kept, in characters.
+    static let maximumSummary = 4_000
+
+    public func catalog(from pages: [FeedPage], remarks: [String] = []) -> Catalog {
+        var results: [Result<CatalogEntry, CatalogWarning>] = []
+        var withoutDownload = 0
+        var offset = 0
+        for page in pages {
+            let resolver = URLResolver(base: page.url)
+            withoutDownload += page.itemsWithoutDownload
+            for entry in page.entries {
+                switch check(entry, index: offset + entry.index, resolver: resolver) {
+                case .entry(let checked): results.append(.success(checked))
+                case .warning(let warning): results.append(.failure(warning))
+                case .nothingToDownload: withoutDownload += 1
+                }
+            }
+            offset += (page.entries.map(\.index).max() ?? -1) + 1
+        }
+        var catalog = Catalog.assemble(title: pages.first?.title.map(Self.clean), results: results)
+        catalog.format = pages.first?.format ?? .propertyList
+        catalog.search = pages.first?.search
+        catalog.navigation = pages.first?.navigation ?? []
+        catalog.itemsWithoutDownload = withoutDownload
+        catalog.remarks = remarks
+        return catalog
+    }
+
+    private enum Checked {
+        case entry(CatalogEntry)
+        case warning(CatalogWarning)
+        case nothingToDownload
+    }
+
+    private func check(_ entry: FeedEntry, index: Int, resolver: URLResolver) -> Checked {
+        // Formats fall back to what identifies an item best; an entry with nothing at all is skipped.
+        guard let id = entry.id.map(Self.clean), !id.isEmpty, id.utf8.count <= 1024 else {
+            if entry.acquisitions.isEmpty { return .nothingToDownload }
+            return .warning(CatalogWarning(.missing(field: "id", expected: "a string of at most 1,024 bytes"), index: index, id: nil))
+        }
+        var usable: [(Acquisition, FeedAcquisition)] = []
+        var sawUnsupportedURL = false
+        for offer in entry.acquisitions {
+            guard let address = resolver.resolve(offer.address, allowFiles: allowFiles) else {
+                sawUnsupportedURL = true
+                continue
+            }
+            let type = offer.mediaType.flatMap(MediaType.init(mimeType:)) ?? MediaType(address: address)
+            // A link typed as something else (an HTML store page) is not a download, whatever its extension.
+            if let mediaType = offer.mediaType, MediaType(mimeType: mediaType) == nil, !Self.isGeneric(mediaType) { continue }
+            guard let type else { continue }
+            usable.append((Acquisition(address: address, mediaType: type, size: offer.size.flatMap { $0 >= 0 ? $0 : nil }), offer))
+        }
+        if usable.isEmpty {
+            if sawUnsupportedURL {
+                return .warning(CatalogWarning(.unsupportedURL(field: "acquisition"), index: index, id: id))
+            }
+            return .nothingToDownload
+        }
+        // What can be fetched without buying first, then in the feed's order (the publisher's preference).
+        usable.sort { lhs, rhs in (lhs.1.access == .paid ? 1 : 0) < (rhs.1.access == .paid ? 1 : 0) }
+        let preferred = usable[0]
+        let title = entry.title.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? id
+        var cover: String?
+        for candidate in entry.covers {
+            if let inline = inlineCover(candidate) {
+                cover = inline
+                break
+            }
+            if let address = resolver.resolve(candidate, allowFiles: allowFiles) {
+                cover = address
+                break
+            }
+        }
+        let summary = entry.summary.map { String(Self.clean($0).prefix(Self.maximumSummary)) }.flatMap { $0.isEmpty ? nil : $0 }
+        let authors = entry.authors.map(Self.clean).filter { !$0.isEmpty }
+        let fields = CatalogEntry.Fields(
+            id: id, title: String(title.prefix(Self.maximumTitle)), releaseDate: entry.releaseDate, coverAddress: cover,
+            acquisition: preferred.0, alternatives: usable.dropFirst().map(\.0),
+            isFree: entry.isFree ?? (preferred.1.access != .paid), summary: summary,
+            price: preferred.1.price.map(Self.clean), authors: authors.isEmpty ? nil : authors.joined(separator: ", "))
+        return .entry(CatalogEntry(fields))
+    }
+
+    /// Types servers put on downloads without saying what they are.
+    private static func isGeneric(_ mediaType: String) -> Bool {
+        let bare = mediaType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return bare == "application/octet-stream" || bare == "binary/octet-stream" || bare.isEmpty
+    }
+
+    /// A `data:image/…` cover small enough to keep, as written.
+    private func inlineCover(_ candidate: String) -> String? {
+        guard candidate.utf8.starts(with: "data:image/".utf8) else { return nil }
+        // Base64 takes four characters for three bytes.
+        guard candidate.utf8.count <= limits.maximumInlineCover / 3 * 4 + 200 else { return nil }
+        return InlineCover.decode(candidate) == nil ? nil : candidate
+    }
+
+    /// Text with runs of white space (line breaks and tabs included) made one space, and trimmed.
+    static func clean(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !output.isEmpty
+            } else {
+                if pendingSpace { output.unicodeScalars.append(" ") }
+                pendingSpace = false
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}
+
+/// A cover carried inside a catalog as a `data:` URI.
+public enum InlineCover {
+    /// The image's bytes, or nil when it is not a base64 `data:image/…` URI.
+    public static func decode(_ address: String) -> Data? {
+        guard address.hasPrefix("data:image/"), let comma = address.firstIndex(of: ",") else { return nil }
+        let header = address[..<comma]
+        guard header.hasSuffix(";base64") else { return nil }
+        let payload = address[address.index(after: comma)...].filter { !$0.isWhitespace }
+        return Data(base64Encoded: String(payload))
+    }
+}
+
+extension Catalog {
+    /// A catalog of checked entries: the first of each local key is kept, later ones become warnings.
+    static func assemble(title: String?, results: [Result<CatalogEntry, CatalogWarning>]) -> Catalog {
+        var entries: [CatalogEntry] = []
+        entries.reserveCapacity(results.count)
+        var warnings: [CatalogWarning] = []
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(results.count)
+        for (index, result) in results.enumerated() {
+            switch result {
+            case .success(let entry):
+                // One lookup for the usual new ID; a duplicate puts the first one's position back.
+                if let first = positions.updateValue(entries.count, forKey: entry.localKey) {
+                    positions[entry.localKey] = first
+                    warnings.append(CatalogWarning(.duplicateID, index: index, id: entry.id))
+                } else {
+                    entries.append(entry)
+                }
+            case .failure(let warning):
+                warnings.append(warning)
+            }
+        }
+        return Catalog(title: title, entries: entries, warnings: warnings, positions: positions)
+    }
+}

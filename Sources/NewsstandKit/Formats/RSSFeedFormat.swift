@@ -1,0 +1,123 @@
+import Foundation
+
+/// RSS 2.0 feeds whose items carry an enclosure (or `media:content`) of a PDF, EPUB, CBZ or zip.
+public struct RSSFeedFormat: CatalogFormat {
+    public init() {}
+
+    public var kind: CatalogFormatKind { .rss }
+
+    static let media = "http://search.yahoo.com/mrss/"
+    static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+    static let content = "http://purl.org/rss/1.0/modules/content/"
+
+    public func recognition(contentType: String?, sniff: DocumentSniff) -> Recognition {
+        let typed = contentType.map { $0.lowercased().contains("rss+xml") } ?? false
+        var shaped = false
+        if case .xml(let root, _) = sniff.shape { shaped = root == "rss" }
+        switch (typed, shaped) {
+        case (true, true): return .certain
+        case (false, true): return .byContent
+        case (true, false): return sniff.shape == .unknown ? .byContentType : .no
+        case (false, false): return .no
+        }
+    }
+
+    public func read(_ data: Data, url: URL, limits: FeedLimits) throws(NewsstandError) -> FeedPage {
+        let tree = try XMLFeed.parse(data, limits: limits)
+        guard tree.isElement(tree.root, "rss", in: nil), let channel = tree.child(of: tree.root, "channel", in: nil) else {
+            throw NewsstandError(.invalidCatalog, "The catalog is XML but not an RSS feed (no <rss><channel>).")
+        }
+        var page = FeedPage(format: .rss, url: url)
+        page.title = tree.childText(of: channel, "title", in: nil)
+        var channelCover: String?
+        var index = 0
+        for child in tree.children(of: channel) {
+            let element = tree.elements[child]
+            switch (tree.namespace(of: child), element.name) {
+            case (nil, "item"):
+                read(item: child, tree: tree, index: index, into: &page)
+                index += 1
+            case (nil, "image"):
+                channelCover = tree.childText(of: child, "url", in: nil)
+            case (Self.itunes?, "image"):
+                channelCover = channelCover ?? tree.attribute("href", of: child)
+            case (AtomFeedFormat.atom?, "link"):
+                // RFC 5005 paging inside RSS.
+                if tree.attribute("rel", of: child) == "next", let href = tree.attribute("href", of: child) {
+                    page.next = XMLFeed.resolve(href, against: url)
+                }
+            default:
+                break
+            }
+        }
+        if let channelCover {
+            for position in page.entries.indices where page.entries[position].covers.isEmpty {
+                page.entries[position].covers = [channelCover]
+            }
+        }
+        return page
+    }
+
+    private func read(item: Int, tree: XMLTree, index: Int, into page: inout FeedPage) {
+        var entry = FeedEntry(index: index)
+        var link: String?
+        var fullText: String?
+        for child in tree.children(of: item) {
+            let element = tree.elements[child]
+            switch (tree.namespace(of: child), element.name) {
+            case (nil, "guid"):
+                entry.id = tree.text(of: child)
+            case (nil, "title"):
+                entry.title = XMLFeed.text(of: child, tree: tree, html: true)
+            case (nil, "link"):
+                link = tree.text(of: child)
+            case (nil, "pubDate"):
+                entry.releaseDate = FeedDate.rfc822(tree.text(of: child)) ?? FeedDate.iso8601(tree.text(of: child)) ?? entry.releaseDate
+            case (AtomFeedFormat.dcElements?, "date"), (AtomFeedFormat.dcTerms?, "date"):
+                if entry.releaseDate == nil { entry.releaseDate = FeedDate.iso8601(tree.text(of: child)) }
+            case (nil, "description"):
+                entry.summary = XMLFeed.text(of: child, tree: tree, html: true)
+            case (Self.content?, "encoded"):
+                fullText = XMLFeed.text(of: child, tree: tree, html: true)
+            case (nil, "author"), (AtomFeedFormat.dcElements?, "creator"), (Self.itunes?, "author"):
+                let name = tree.text(of: child)
+                if !name.isEmpty, !entry.authors.contains(name) { entry.authors.append(name) }
+            case (nil, "enclosure"):
+                if let address = tree.attribute("url", of: child) {
+                    entry.acquisitions.append(FeedAcquisition(
+                        address: address, mediaType: tree.attribute("type", of: child), size: XMLFeed.size(tree.attribute("length", of: child))))
+                }
+            case (Self.media?, "content"):
+                readMediaContent(child, tree: tree, into: &entry)
+            case (Self.media?, "group"):
+                for content in tree.children(of: child) where tree.isElement(content, "content", in: Self.media) {
+                    readMediaContent(content, tree: tree, into: &entry)
+                }
+            case (Self.media?, "thumbnail"):
+                if let address = tree.attribute("url", of: child) { entry.covers.insert(address, at: 0) }
+            case (Self.itunes?, "image"):
+                if let address = tree.attribute("href", of: child) { entry.covers.append(address) }
+            default:
+                break
+            }
+        }
+        if entry.summary == nil { entry.summary = fullText }
+        guard !entry.acquisitions.isEmpty else {
+            page.itemsWithoutDownload += 1
+            return
+        }
+        // An item without a guid is known by its link, else by what it downloads.
+        entry.id = entry.id ?? link ?? entry.acquisitions[0].address
+        page.entries.append(entry)
+    }
+
+    private func readMediaContent(_ content: Int, tree: XMLTree, into entry: inout FeedEntry) {
+        guard let address = tree.attribute("url", of: content) else { return }
+        let type = tree.attribute("type", of: content)
+        if tree.attribute("medium", of: content) == "image" || type?.lowercased().hasPrefix("image/") == true {
+            entry.covers.append(address)
+        } else {
+            entry.acquisitions.append(FeedAcquisition(address: address, mediaType: type, size: XMLFeed.size(tree.attribute("fileSize", of: content))))
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+extension Store {
+    /// Reads a fetched catalog in whatever format it is, following a feed's `next` pages up to
+    /// ``Configuration/maximumPages`` (a loop is noticed and stopped), and checks every entry.
+    ///
+    /// Runs on a background thread: later pages are fetched one after another, each with this
+    /// publication's credentials only if it is on the catalog's own origin.
+    func readCatalog(_ data: Data, url: URL, contentType: String?) throws(NewsstandError) -> Catalog {
+        let reader = configuration.reader
+        let format = try reader.format(of: data, contentType: contentType)
+        if let propertyList = format as? PropertyListFormat { return try propertyList.catalog(data, url: url) }
+        var pages = [try format.read(data, url: url, limits: reader.limits)]
+        var visited: Set<String> = [url.absoluteString, subscription.url.absoluteString]
+        var remarks: [String] = []
+        var entries = pages[0].entries.count
+        while let next = pages[pages.count - 1].next {
+            guard !visited.contains(next) else {
+                remarks.append("The feed's page \(pages.count) links back to an earlier page; stopped there.")
+                break
+            }
+            guard pages.count < configuration.maximumPages, entries < configuration.maximumEntries else {
+                remarks.append("Read the first \(pages.count) pages (\(Formatting.count(entries, "entry"))) of the feed, the most one refresh reads.")
+                break
+            }
+            visited.insert(next)
+            guard let nextURL = URL(string: next) else { break }
+            let (pageData, finalURL, pageType) = try fetchPage(nextURL)
+            // A page in another format than the first is the server's mistake, but readable all the same.
+            let pageFormat = (try? reader.format(of: pageData, contentType: pageType)) ?? format
+            guard !(pageFormat is PropertyListFormat) else {
+                throw NewsstandError(.invalidCatalog, "The catalog's page \(pages.count + 1) is a property list, not a page of the feed.")
+            }
+            let page: FeedPage
+            do {
+                page = try pageFormat.read(pageData, url: finalURL, limits: reader.limits)
+            } catch {
+                throw NewsstandError(error.code, "Page \(pages.count + 1) of the feed: " + error.message)
+            }
+            entries += page.entries.count
+            pages.append(page)
+        }
+        return FeedValidator(limits: reader.limits, allowFiles: subscription.url.isFileURL).catalog(from: pages, remarks: remarks)
+    }
+
+    /// One more page of a feed: its bytes, the URL it came from after redirects, and its type.
+    private func fetchPage(_ url: URL) throws(NewsstandError) -> (Data, URL, String?) {
+        if url.isFileURL {
+            guard subscription.url.isFileURL, let data = FileManager.default.contents(atPath: url.path) else {
+                throw NewsstandError(.catalogUnavailable, "The feed's next page \(TextSanitizer.inert(url.path)) cannot be read.")
+            }
+            return (data, url, nil)
+        }
+        let path = cache.downloadPath + ".page"
+        var request = try makeRequest(url, destination: path)
+        request.maximumBytes = Int64(configuration.feedLimits.maximumSize)
+        request.maximumBytesPerSecond = nil
+        request.accept = CatalogReader.acceptHeader
+        request.acceptsCompression = true
+        unlink(path)
+        defer { unlink(path) }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<TransferResult?>(nil)
+        configuration.engine.start(request, handlers: TransferHandlers { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        })
+        done.wait()
+        let result = outcome.withLock { $0! }
+        if let failure = result.failure { throw failure }
+        let address = Redaction.redact(url.absoluteString, secrets: secrets)
+        if let failure = HTTPFailure.error(status: result.response.statusCode, subject: .catalog(address: address),
+                                           credentialsHint: credentialsHint(result.response)) {
+            throw failure
+        }
+        return (FileManager.default.contents(atPath: path) ?? Data(), result.response.url ?? url, result.response.contentType)
+    }
+
+    /// What to do about a 401, from what the server asked for and what the subscription sends.
+    func credentialsHint(_ response: TransferResponse) -> String {
+        let asked = response.authenticate?.lowercased() ?? ""
+        if asked.hasPrefix("digest"), case .basic(_, _, false)? = subscription.credentials {
+            return "the server asks for Digest authentication: set auth = \"digest\" for \(name) in the config file"
+        }
+        if case .basic? = subscription.credentials {
+            return "check the user and password of \(name) in the config file"
+        }
+        let scheme = asked.hasPrefix("digest") ? " --auth digest" : ""
+        return "add them with: newsstand subscribe URL --name \(name) --user NAME --password-env VARIABLE\(scheme) (or ~/.netrc)"
+    }
+}
