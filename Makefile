@@ -7,7 +7,7 @@ BIN := .build/debug/newsstand
 # to decode covers, chafa to turn them into cells, with glib's headers that chafa's include), the
 # terminfo entries for 24-bit colour (ncurses-term: xterm-direct, tmux-direct, ...), and what the
 # tests drive (tmux), compare with (curl) or serve TLS with (python3).
-APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev libstb-dev libchafa-dev libglib2.0-dev ncurses-term tmux curl python3
+APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev libstb-dev libchafa-dev libglib2.0-dev zlib1g-dev ncurses-term tmux curl python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build run test test-tsan test-asan clean release install install-files uninstall deb test-install test-package

@@ -199,7 +199,7 @@ final class FeedFormatTests: XCTestCase {
         XCTAssertEqual(refusal("<!DOCTYPE html><html><body>Sign in</body></html>", contentType: "text/html"),
                        "The catalog is a web page (HTML), not a feed.")
         XCTAssertEqual(refusal("{\"name\": 1}"), "The catalog is JSON, but neither an OPDS 2 feed nor a Baker shelf.")
-        XCTAssertTrue(refusal("<opml version=\"2.0\"/>").hasPrefix("The catalog is XML with a <opml> root, which is none of a property list, OPDS"))
+        XCTAssertTrue(refusal("<opml version=\"2.0\"/>").hasPrefix("The catalog is XML with a <opml> root, which is none of a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0 or Baker's shelf.json."))
         XCTAssertEqual(refusal("[{\"name\": "), "The catalog is not valid JSON.")
     }
 

@@ -33,7 +33,7 @@ public struct CatalogReader: Sendable {
     }
 
     private static func unrecognised(_ sniff: DocumentSniff, contentType: String?, empty: Bool) -> NewsstandError {
-        let known = "a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0 or a Baker shelf.json"
+        let known = "a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0 or Baker's shelf.json"
         let what: String
         switch sniff.shape {
         case _ where empty: what = "empty"
@@ -42,7 +42,7 @@ public struct CatalogReader: Sendable {
         case .jsonObject, .jsonArray: what = "JSON, but neither an OPDS 2 feed nor a Baker shelf"
         default:
             if contentType?.lowercased().contains("html") == true { what = "a web page (HTML), not a feed" }
-            else { what = "none of \(known)" }
+            else { what = "in no format newsstand reads (\(known))" }
         }
         return NewsstandError(.invalidCatalog, "The catalog is \(what).")
     }

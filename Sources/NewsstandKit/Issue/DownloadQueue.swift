@@ -240,6 +240,8 @@ final class DownloadQueue: Sendable {
         let (key, type) = (issue.localKey, issue.entry.mediaType)
         do {
             try library.verify(key: key, entry: issue.entry)
+            // An HPub that could never be unpacked safely is refused now, not when it is opened.
+            if type == .hpub { try HPubArchive.check(library.partPath(for: key, as: type)) }
             try library.install(key: key, type: type)
             installed(issue)
             end(issue, .downloaded(path: library.filePath(for: key, as: type)))

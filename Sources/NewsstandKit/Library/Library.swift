@@ -40,6 +40,8 @@ public struct Library: Sendable {
     public func filePath(for key: String, as type: MediaType) -> String { folder(for: key) + "/" + key + "." + type.fileExtension }
     /// The bytes received so far.
     public func partPath(for key: String, as type: MediaType) -> String { filePath(for: key, as: type) + ".part" }
+    /// Where an HPub is unpacked when first opened.
+    public func pagesPath(for key: String) -> String { folder(for: key) + "/" + key + ".pages" }
     /// What the partial bytes are: their URL and validator.
     func partInfoPath(for key: String, as type: MediaType) -> String { partPath(for: key, as: type) + ".json" }
     public func coverPath(for key: String) -> String {
@@ -100,6 +102,7 @@ public struct Library: Sendable {
             try FileOps.remove(partPath(for: key, as: type))
             try FileOps.remove(partInfoPath(for: key, as: type))
         }
+        HPubArchive.removeTree(pagesPath(for: key))
         // The writer's lock files go only with the folder, and only when nobody holds them.
         rmdir(folder(for: key))
     }

@@ -177,7 +177,12 @@ public final class Newsstand: Sendable {
         guard let path = issue.installedPath else {
             throw NewsstandError(.notDownloaded, "\(issue.address) is not downloaded: run `newsstand download \(issue.address)` first.")
         }
-        try opener.open(path)
+        if path.hasSuffix("." + MediaType.hpub.fileExtension) {
+            // A reader opens an HPub at its first page, which the browser follows from there.
+            try opener.open(try HPubArchive.firstPage(of: path, unpackingInto: issue.library.pagesPath(for: issue.localKey)))
+        } else {
+            try opener.open(path)
+        }
         try readingState.markOpened(subscription: issue.subscription, key: issue.localKey)
         reloadReading(issue)
     }

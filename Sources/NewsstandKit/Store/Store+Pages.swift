@@ -20,7 +20,7 @@ extension Store {
                 break
             }
             guard pages.count < configuration.maximumPages, entries < configuration.maximumEntries else {
-                remarks.append("Read the first \(pages.count) pages (\(Formatting.count(entries, "entry"))) of the feed, the most one refresh reads.")
+                remarks.append("Read the first \(pages.count) pages (\(entries == 1 ? "1 entry" : "\(entries) entries")) of the feed, the most one refresh reads.")
                 break
             }
             visited.insert(next)

@@ -270,7 +270,7 @@ public final class Store: Sendable {
     }
 
     /// Secrets of this subscription, to keep out of messages.
-    var secrets: [String] { (try? profileSource.profile())??.secrets ?? [] }
+    var secrets: [String] { (try? profileSource.profile())??.secrets ?? URLSecrets.secrets(in: subscription.url) }
 
     private func refreshFromFile(_ url: URL) {
         let data: Data

@@ -32,8 +32,11 @@ public final class RequestProfileSource: Sendable {
         case .netrc?, nil:
             break
         }
-        if credentials == nil && subscription.headers.isEmpty && subscription.query.isEmpty { return nil }
-        return RequestProfile(origin: origin, credentials: credentials, headers: subscription.headers, query: subscription.query)
+        let urlSecrets = URLSecrets.secrets(in: subscription.url)
+        if credentials == nil && subscription.headers.isEmpty && subscription.query.isEmpty && urlSecrets.isEmpty { return nil }
+        var profile = RequestProfile(origin: origin, credentials: credentials, headers: subscription.headers, query: subscription.query)
+        profile.urlSecrets = urlSecrets
+        return profile
     }
 
     private func secret(_ source: Subscription.SecretSource, what: String) throws(NewsstandError) -> String {

@@ -95,7 +95,9 @@ public struct Subscription: Sendable, Equatable {
             }
             return String(result.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(40))
         }
-        let generic: Set<String> = ["", "catalog", "feed", "index", "opds", "shelf", "rss", "atom", "catalogue", "issues"]
+        var generic: Set<String> = ["", "catalog", "feed", "index", "opds", "shelf", "rss", "atom", "catalogue", "issues", "v1-2", "v2", "api"]
+        // A name is printed and becomes a folder: an API key in the path must not become one.
+        for secret in URLSecrets.secrets(in: url) { generic.insert(slug(secret)) }
         let stem = slug(url.deletingPathExtension().lastPathComponent)
         if !generic.contains(stem) { return stem }
         let parent = slug(url.deletingLastPathComponent().lastPathComponent)

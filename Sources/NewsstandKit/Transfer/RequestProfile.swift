@@ -19,6 +19,9 @@ public struct RequestProfile: Sendable, Equatable {
     public var headers: [String]
     /// Query arguments appended to every request to the origin, unless the URL already has them.
     public var query: [(name: String, value: String)]
+    /// Secrets inside the catalog's URL itself (an API key in its path): never sent anywhere
+    /// the URL does not already go, and masked wherever text is shown.
+    public var urlSecrets: [String] = []
 
     public init(origin: String, credentials: Credentials? = nil, headers: [String] = [], query: [(name: String, value: String)] = []) {
         self.origin = origin
@@ -59,7 +62,7 @@ public struct RequestProfile: Sendable, Equatable {
 
     /// The texts that must never be printed: the password or token, header values, query values.
     public var secrets: [String] {
-        var secrets: [String] = []
+        var secrets: [String] = urlSecrets
         switch credentials {
         case .basic(_, let password)?, .digest(_, let password)?: secrets.append(password)
         case .bearer(let token)?: secrets.append(token)

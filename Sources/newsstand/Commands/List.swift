@@ -90,7 +90,8 @@ extension NewsstandCommand {
                 subscriptions.field("source", source)
                 subscriptions.field("status", store.status.summary)
                 subscriptions.field("title", store.catalogTitle.map(TextSanitizer.inert))
-                subscriptions.field("url", store.subscription.url.absoluteString)
+                subscriptions.field("url", store.subscription.displayAddress)
+                subscriptions.field("format", store.format?.rawValue)
                 subscriptions.endObject()
                 // A large catalog is written in pieces on every core, then printed in order.
                 let issues = store.issues
@@ -161,6 +162,8 @@ extension NewsstandCommand {
             json.field("id", TextSanitizer.inert(issue.id))
             json.field("localKey", issue.localKey)
             json.field("mediaType", issue.installedType.mimeType)
+            json.field("price", entry.price.map(TextSanitizer.inert))
+            json.field("authors", entry.authors.map(TextSanitizer.inert))
             json.key("new")
             json.boolean(reading?.isNew ?? false)
             json.field("openedAt", reading?.openedAt.map(Formatting.timestamp))

@@ -86,7 +86,7 @@ extension NewsstandCommand {
                     throw CommandFailure("--name \(TextSanitizer.inert(chosen)): use lowercase letters, digits, - and _ (it names a folder).", exitCode: 64)
                 }
                 if let existing = config?.subscriptions.first(where: { $0.url == catalogURL }) {
-                    throw CommandFailure("\(TextSanitizer.inert(url)) is already subscribed as \(existing.name).", exitCode: 64)
+                    throw CommandFailure("\(TextSanitizer.inert(URLSecrets.redacted(catalogURL))) is already subscribed as \(existing.name).", exitCode: 64)
                 }
                 var subscription = Subscription(name: chosen, url: catalogURL)
                 try apply(to: &subscription)
@@ -95,7 +95,7 @@ extension NewsstandCommand {
                 guard let saved = try NewsstandConfig.load(path: path)?.subscription(named: chosen) else {
                     throw CommandFailure("The subscription was written but cannot be read back from \(path).")
                 }
-                Output.line("Subscribed to \(TextSanitizer.inert(catalogURL.absoluteString)) as \(chosen) (in \(path)).")
+                Output.line("Subscribed to \(TextSanitizer.inert(saved.displayAddress)) as \(chosen) (in \(path)).")
                 guard !noFetch else { return }
                 var configuration = Newsstand.Configuration()
                 configuration.maxStorage = config?.maxStorage
@@ -104,7 +104,11 @@ extension NewsstandCommand {
                 switch store.refreshAndWait() {
                 case .success(let summary):
                     printWarnings(store)
-                    Output.line("\(chosen): \(TextSanitizer.inert(store.displayTitle)), \(Formatting.count(summary.totalIssues, "issue")).")
+                    let format = store.format.map { " (\($0.rawValue))" } ?? ""
+                    Output.line("\(chosen): \(TextSanitizer.inert(store.displayTitle)), \(Formatting.count(summary.totalIssues, "issue"))\(format).")
+                    if summary.totalIssues == 0, !store.navigation.isEmpty {
+                        Output.line("It is a navigation feed of \(Formatting.count(store.navigation.count, "section")): `newsstand browse \(chosen)` lists them; subscribe to one of them instead.")
+                    }
                 case .failure(let error):
                     Output.error("newsstand: \(chosen): subscribed, but its catalog is not fetched yet. \(error.message)")
                 }
@@ -219,7 +223,7 @@ extension NewsstandCommand {
                         writer.field("keepBytes", subscription.keepBytes)
                         writer.field("name", subscription.name)
                         writer.field("title", subscription.title.map(TextSanitizer.inert))
-                        writer.field("url", subscription.url.absoluteString)
+                        writer.field("url", subscription.displayAddress)
                         writer.endObject()
                     }
                     writer.endArray()
@@ -236,7 +240,7 @@ extension NewsstandCommand {
                     if let keep = subscription.keepIssues { details.append("keep \(keep)") }
                     if let bytes = subscription.keepBytes { details.append("keep \(Formatting.bytes(bytes))") }
                     if let kind = Self.credentials(subscription) { details.append(kind) }
-                    Output.line("\(subscription.name)  \(TextSanitizer.inert(subscription.url.absoluteString))  (\(details.joined(separator: ", ")))")
+                    Output.line("\(subscription.name)  \(TextSanitizer.inert(subscription.displayAddress))  (\(details.joined(separator: ", ")))")
                 }
             }
         }

@@ -170,4 +170,10 @@ func printWarnings(_ store: Store, among count: Int = 1) {
         Output.error("warning: \(prefix)\(warning)")
     }
     if warnings.count > 20 { Output.error("warning: \(prefix)… and \(warnings.count - 20) more entries skipped.") }
+    let withoutDownload = store.itemsWithoutDownload
+    if withoutDownload > 0 {
+        let offer = withoutDownload == 1 ? "offers" : "offer"
+        Output.error("note: \(prefix)\(Formatting.count(withoutDownload, "item")) of the feed \(offer) nothing to download as a PDF, EPUB, CBZ or zip, and \(withoutDownload == 1 ? "is" : "are") not listed.")
+    }
+    for remark in store.remarks { Output.error("note: \(prefix)\(remark)") }
 }
