@@ -129,3 +129,15 @@ extension Fixtures {
         return ~crc
     }
 }
+
+extension Fixtures {
+    /// A zip of exactly `size` bytes (one stored file padded to fit): a CBZ or EPUB whose size a feed states.
+    public static func zip(exactly size: Int, seed: UInt8 = 1) -> Data {
+        let overhead = zip([("page.bin", Data())]).count
+        precondition(size > overhead)
+        let padding = pdf(size: max(8, size - overhead), seed: seed)
+        let archive = zip([("page.bin", padding)])
+        precondition(archive.count == size)
+        return archive
+    }
+}

@@ -63,7 +63,13 @@ public struct FeedValidator: Sendable {
                 sawUnsupportedURL = true
                 continue
             }
-            let type = offer.mediaType.flatMap(MediaType.init(mimeType:)) ?? MediaType(address: address)
+            var type = offer.mediaType.flatMap(MediaType.init(mimeType:)) ?? MediaType(address: address)
+            // Servers type comics and books as plain `application/zip` (Komga does): the name says
+            // which; only Baker's shelf, which says `application/hpub+zip`, means an HPub.
+            if type == .hpub, offer.mediaType.map(Self.isPlainZip) ?? true {
+                let named = MediaType(address: address)
+                type = named == nil || named == .hpub ? .cbz : named
+            }
             // A link typed as something else (an HTML store page) is not a download, whatever its extension.
             if let mediaType = offer.mediaType, MediaType(mimeType: mediaType) == nil, !Self.isGeneric(mediaType) { continue }
             guard let type else { continue }
@@ -98,6 +104,10 @@ public struct FeedValidator: Sendable {
             isFree: entry.isFree ?? (preferred.1.access != .paid), summary: summary,
             price: preferred.1.price.map(Self.clean), authors: authors.isEmpty ? nil : authors.joined(separator: ", "))
         return .entry(CatalogEntry(fields))
+    }
+
+    private static func isPlainZip(_ mediaType: String) -> Bool {
+        !mediaType.lowercased().contains("hpub")
     }
 
     /// Types servers put on downloads without saying what they are.

@@ -26,26 +26,7 @@ extension NewsstandCommand {
         @Option(help: "Bytes of downloaded issues to keep, such as \"2 GiB\".")
         var keepSize: String?
 
-        @Option(help: "HTTP user (with --password-command or --password-env).")
-        var user: String?
-
-        @Option(help: "How the user and password are sent: basic (default) or digest (calibre's content server).")
-        var auth: String?
-
-        @Option(help: "A command whose first line of output is the password (run without a shell).")
-        var passwordCommand: String?
-
-        @Option(help: "An environment variable that holds the password.")
-        var passwordEnv: String?
-
-        @Option(help: "A command whose first line of output is a bearer token.")
-        var tokenCommand: String?
-
-        @Option(help: "An environment variable that holds a bearer token.")
-        var tokenEnv: String?
-
-        @Flag(help: "Take credentials from ~/.netrc.")
-        var netrc = false
+        @OptionGroup var credentials: CredentialOptions
 
         @Option(help: ArgumentHelp("An extra header, \"Name: value\"; repeat for more.", valueName: "header"))
         var header: [String] = []
@@ -131,21 +112,7 @@ extension NewsstandCommand {
                 guard let bytes = ByteSize.parse(keepSize) else { throw ValidationError("--keep-size: expected a size such as \"2 GiB\".") }
                 subscription.keepBytes = bytes
             }
-            let password: Subscription.SecretSource? = passwordCommand.map { .command($0) } ?? passwordEnv.map { .environment($0) }
-            let token: Subscription.SecretSource? = tokenCommand.map { .command($0) } ?? tokenEnv.map { .environment($0) }
-            if let user {
-                guard let password else { throw ValidationError("--user needs --password-command or --password-env (passwords never go in the config).") }
-                guard auth == nil || auth == "basic" || auth == "digest" else { throw ValidationError("--auth: expected basic or digest.") }
-                subscription.credentials = .basic(user: user, password: password, digest: auth == "digest")
-            } else if auth != nil {
-                throw ValidationError("--auth needs --user.")
-            } else if let token {
-                subscription.credentials = .bearer(token)
-            } else if password != nil {
-                throw ValidationError("A password needs --user.")
-            } else if netrc {
-                subscription.credentials = .netrc
-            }
+            subscription.credentials = try credentials.source()
             for line in header {
                 guard !line.contains("\r") && !line.contains("\n") else {
                     throw ValidationError("--header contains a line break, which would smuggle in another header.")

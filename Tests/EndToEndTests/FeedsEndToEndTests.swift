@@ -1,0 +1,258 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Every catalog format, end to end through the built binary: subscribe → list → download →
+/// open, against loopback servers shaped like calibre, Komga, Kavita, calibre-web, an OPDS 2
+/// catalog, a Baker shelf and an RSS feed.
+final class FeedsEndToEndTests: XCTestCase {
+    var folder: TemporaryDirectory!
+    var runner: CommandRunner!
+    var server: TestServer!
+    var openedRecord: String { folder.path + "/opened.txt" }
+
+    override func setUpWithError() throws {
+        folder = TemporaryDirectory()
+        server = try TestServer()
+        let opener = folder.path + "/fake-opener"
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(openedRecord)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
+        runner = CommandRunner(folder: folder, extra: ["NEWSSTAND_OPENER": opener, "LIBRARY_PASSWORD": "s3cret-pass"])
+    }
+
+    override func tearDown() {
+        server.stop()
+        server = nil
+        folder = nil
+        runner = nil
+    }
+
+    private func serveFeed(_ path: String, _ fixture: String, contentType: String) {
+        server.serve(path, .init(body: Fixtures.feed(fixture), contentType: contentType, etag: "\"\(fixture)\""))
+    }
+
+    private func run(_ arguments: String...) throws -> CommandRunner.Result {
+        try runner.run(arguments)
+    }
+
+    private func issues(_ name: String) throws -> [String: [String: Any]] {
+        let result = try runner.run(["list", "--json", "--offline", "--subscription", name])
+        XCTAssertEqual(result.status, 0, result.error)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        var byID: [String: [String: Any]] = [:]
+        for issue in object["issues"] as? [[String: Any]] ?? [] { byID[issue["id"] as? String ?? "?"] = issue }
+        return byID
+    }
+
+    private func subscriptionsJSON() throws -> (text: String, object: [String: Any]) {
+        let result = try runner.run(["list", "--json", "--offline"])
+        XCTAssertEqual(result.status, 0, result.error)
+        return (result.output, try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]))
+    }
+
+    /// Downloads `address` and opens it; returns the path the opener was given.
+    @discardableResult
+    private func downloadAndOpen(_ address: String, expecting data: Data) throws -> String {
+        let download = try runner.run(["download", address])
+        XCTAssertEqual(download.status, 0, download.output + download.error)
+        let open = try runner.run(["open", address])
+        XCTAssertEqual(open.status, 0, open.error)
+        let opened = try String(contentsOfFile: openedRecord, encoding: .utf8).trimmingCharacters(in: .newlines)
+        XCTAssertTrue(opened.hasPrefix(folder.path), opened)
+        if !opened.contains(".pages/") { XCTAssertEqual(FileManager.default.contents(atPath: opened), data) }
+        return opened
+    }
+
+    // MARK: Servers
+
+    func testCalibreContentServerWithDigestAcrossTwoPagesAndCoversWithCredentials() throws {
+        serveFeed("/opds", "calibre-root.xml", contentType: "application/atom+xml;profile=opds-catalog;kind=navigation; charset=utf-8")
+        serveFeed("/opds/navcatalog/4f6e6577657374", "calibre-newest-1.xml", contentType: "application/atom+xml; charset=utf-8")
+        serveFeed("/opds/navcatalog/4f6e6577657374?offset=2", "calibre-newest-2.xml", contentType: "application/atom+xml; charset=utf-8")
+        let november = Fixtures.pdf(size: 41234, seed: 1)
+        server.serve("/get/pdf/101/Calibre_Library", .init(body: november))
+        server.serve("/get/epub/102/Calibre_Library", .init(body: Fixtures.zip(exactly: 35120), contentType: "application/epub+zip"))
+        server.serve("/get/thumb/101/Calibre_Library", .init(body: Data(repeating: 7, count: 500), contentType: "image/jpeg"))
+        server.requireDigest(user: "reader", password: "s3cret-pass")
+
+        // The navigation root: browsed, not subscribed to.
+        let browse = try run("browse", server.url("/opds").absoluteString, "--user", "reader", "--password-env", "LIBRARY_PASSWORD", "--auth", "digest")
+        XCTAssertEqual(browse.status, 0, browse.error)
+        XCTAssertTrue(browse.output.contains("By Newest"), browse.output)
+        XCTAssertTrue(browse.output.contains(server.url("/opds/navcatalog/4f6e6577657374").absoluteString), browse.output)
+        XCTAssertTrue(browse.output.contains("search: " + server.url("/opds").absoluteString + "/search/{searchTerms}"), browse.output)
+
+        // Basic where Digest is asked for: the error says what to set.
+        let feed = server.url("/opds/navcatalog/4f6e6577657374").absoluteString
+        let basic = try run("subscribe", feed, "--name", "wrongauth", "--user", "reader", "--password-env", "LIBRARY_PASSWORD")
+        XCTAssertTrue(basic.error.contains("needs credentials") && basic.error.contains("auth = \"digest\""), basic.error)
+        XCTAssertFalse(basic.error.contains("s3cret-pass"))
+        XCTAssertEqual(try run("unsubscribe", "wrongauth").status, 0)
+
+        let subscribe = try run("subscribe", feed, "--name", "calibre", "--user", "reader", "--password-env", "LIBRARY_PASSWORD", "--auth", "digest")
+        XCTAssertEqual(subscribe.status, 0, subscribe.error)
+        XCTAssertTrue(subscribe.output.contains("3 issues (OPDS 1.2)"), subscribe.output)
+        XCTAssertTrue(subscribe.error.contains("1 item of the feed offers nothing to download"), subscribe.error)
+        let listed = try issues("calibre")
+        XCTAssertEqual(Set(listed.keys), ["urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a01", "urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a02",
+                                          "urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a03"])
+        XCTAssertEqual(listed["urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a01"]?["size"] as? Int, 41234)
+        XCTAssertEqual(listed["urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a01"]?["authors"] as? String, "Byte Review Editors")
+        XCTAssertEqual(listed["urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a02"]?["mediaType"] as? String, "application/epub+zip")
+        XCTAssertEqual(try subscriptionsJSON().object["subscriptions"].flatMap { ($0 as? [[String: Any]])?.first?["format"] as? String }, "OPDS 1.2")
+
+        try downloadAndOpen("calibre/urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a01", expecting: november)
+        XCTAssertEqual(try run("download", "calibre/urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a02").status, 0)
+
+        // Covers of the same origin go with the credentials (calibre-web and calibre readers lose them otherwise).
+        _ = try run("covers", "--subscription", "calibre")
+        let coverRequests = server.requests(for: "/get/thumb/101/Calibre_Library")
+        XCTAssertTrue(coverRequests.contains { $0.headers["authorization"]?.hasPrefix("Digest username=\"reader\"") == true }, "\(coverRequests)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path + "/data/newsstand/calibre"), "one folder per subscription")
+
+        // Offline, the paginated feed comes back whole from its cached snapshot.
+        server.stop()
+        let offline = try issues("calibre")
+        XCTAssertEqual(offline.count, 3)
+        XCTAssertEqual(offline["urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a01"]?["state"] as? String, "downloaded")
+    }
+
+    func testKomgaWithBasicPagesByQueryStopsAtALoopAndTypesZipsByName() throws {
+        serveFeed("/opds/v1.2/series/0A1B?page=0", "komga-series.xml", contentType: "application/atom+xml;charset=UTF-8")
+        serveFeed("/opds/v1.2/series/0A1B?page=1", "komga-series-page1.xml", contentType: "application/atom+xml;charset=UTF-8")
+        let comic = Fixtures.zip(exactly: 30_000, seed: 4)
+        server.serve("/opds/v1.2/books/0B12/file/Space%20Comics%20012.cbz", .init(body: comic, contentType: "application/zip",
+            extraHeaders: ["Content-Disposition: attachment; filename=\"=?UTF-8?Q?Space_Comics_012.cbz?=\""]))
+        server.requireAuthorization(TestServer.basic("ann", "s3cret-pass"))
+        let subscribe = try run("subscribe", server.url("/opds/v1.2/series/0A1B?page=0").absoluteString, "--name", "komga",
+                                "--user", "ann", "--password-env", "LIBRARY_PASSWORD")
+        XCTAssertEqual(subscribe.status, 0, subscribe.error)
+        XCTAssertTrue(subscribe.output.contains("Space Comics, 2 issues (OPDS 1.2)"), subscribe.output)
+        XCTAssertTrue(subscribe.error.contains("page 2 links back to an earlier page"), subscribe.error)
+        XCTAssertEqual(server.requests(for: "/opds/v1.2/series/0A1B").count, 2, "page 0, page 1, and not page 0 again")
+        let listed = try issues("komga")
+        XCTAssertEqual(listed["0B12"]?["mediaType"] as? String, "application/vnd.comicbook+zip", "application/zip named .cbz")
+        try downloadAndOpen("komga/0B12", expecting: comic)
+        XCTAssertTrue(server.requests.allSatisfy { !$0.target.contains("covers.invalid") })
+    }
+
+    func testKavitasKeyInThePathIsNeverShown() throws {
+        let key = "8c1f5e2a-0d7b-4a39-b1f2-kavitakey"
+        serveFeed("/api/opds/\(key)/series/7?pageNumber=1", "kavita-series.xml", contentType: "application/xml")
+        serveFeed("/api/opds/\(key)/series/7?pageNumber=2", "kavita-series-2.xml", contentType: "application/xml")
+        let issue = Fixtures.pdf(size: 25_000, seed: 9)
+        server.serve("/api/opds/\(key)/series/7/volume/9/chapter/301/download/Retro%20Gamer%20251.pdf", .init(body: issue))
+        let subscribe = try run("subscribe", server.url("/api/opds/\(key)/series/7?pageNumber=1").absoluteString)
+        XCTAssertEqual(subscribe.status, 0, subscribe.error)
+        XCTAssertTrue(subscribe.output.contains("Retro Gamer, 2 issues (OPDS 1.2)"), subscribe.output)
+        let list = try subscriptionsJSON()
+        let subscriptions = try run("subscriptions", "--json")
+        let table = try run("subscriptions")
+        for text in [subscribe.output, subscribe.error, list.text, subscriptions.output, table.output] {
+            XCTAssertFalse(text.contains(key) || text.contains("kavitakey"), text)
+        }
+        XCTAssertTrue(subscribe.output.contains("/api/opds/[redacted]/series/7"), subscribe.output)
+        let name = try XCTUnwrap((list.object["subscriptions"] as? [[String: Any]])?.first?["name"] as? String)
+        XCTAssertFalse(name.contains("kavitakey"), name)
+        try downloadAndOpen("\(name)/301", expecting: issue)
+
+        // A failure names the URL without the key.
+        server.serve("/api/opds/\(key)/series/7?pageNumber=1", .init(body: Data(), contentType: "text/html"))
+        server.inject(.status(404, retryAfter: nil), into: "/api/opds/\(key)/series/7")
+        let refresh = try run("refresh", "--subscription", name)
+        XCTAssertNotEqual(refresh.status, 0)
+        XCTAssertFalse((refresh.output + refresh.error).contains("kavitakey"), refresh.error)
+        XCTAssertTrue(refresh.error.contains("[redacted]"), refresh.error)
+    }
+
+    func testCalibreWebWithOffsetPages() throws {
+        serveFeed("/opds/new?offset=0", "calibre-web-books.xml", contentType: "application/atom+xml; charset=utf-8")
+        serveFeed("/opds/new?offset=1", "calibre-web-books-2.xml", contentType: "application/atom+xml; charset=utf-8")
+        let epub = Fixtures.zip(exactly: 41000, seed: 3)
+        server.serve("/opds/download/10/epub/", .init(body: epub, contentType: "application/epub+zip"))
+        server.requireAuthorization(TestServer.basic("ann", "s3cret-pass"))
+        let subscribe = try run("subscribe", server.url("/opds/new?offset=0").absoluteString, "--name", "cweb",
+                                "--user", "ann", "--password-env", "LIBRARY_PASSWORD")
+        XCTAssertEqual(subscribe.status, 0, subscribe.error)
+        XCTAssertTrue(subscribe.output.contains("2 issues (OPDS 1.2)"), subscribe.output)
+        let path = try downloadAndOpen("cweb/urn:uuid:7a0f4c1e-4a64-4b3e-8a0d-3c6b5f1e2d02", expecting: epub)
+        XCTAssertTrue(path.hasSuffix(".epub"), path)
+    }
+
+    func testOPDS2CatalogAcrossPages() throws {
+        serveFeed("/opds2/catalog.json", "opds2.json", contentType: "application/opds+json")
+        serveFeed("/opds2/catalog-2.json", "opds2-2.json", contentType: "application/json")
+        let comic = Fixtures.zip(exactly: 30500, seed: 5)
+        server.serve("/files/oc3.cbz", .init(body: comic, contentType: "application/vnd.comicbook+zip"))
+        let subscribe = try run("subscribe", server.url("/opds2/catalog.json").absoluteString, "--name", "comics")
+        XCTAssertEqual(subscribe.status, 0, subscribe.error)
+        XCTAssertTrue(subscribe.output.contains("Open Comics, 3 issues (OPDS 2.0)"), subscribe.output)
+        let listed = try issues("comics")
+        XCTAssertEqual(listed["urn:isbn:9780000000002"]?["price"] as? String, "4.50 EUR")
+        XCTAssertEqual(listed["urn:isbn:9780000000002"]?["free"] as? Bool, false)
+        try downloadAndOpen("comics/urn:isbn:9780000000003", expecting: comic)
+    }
+
+    func testBakerShelfDownloadsAnHPubAndOpensItsFirstPage() throws {
+        serveFeed("/baker/shelf.json", "shelf.json", contentType: "application/json")
+        let book = Data(#"{"title": "A Study in Scarlet", "contents": ["pages/cover.html", "pages/one.html"]}"#.utf8)
+        let hpub = Fixtures.zip([("book.json", book), ("pages/cover.html", Data("<h1>Cover</h1>".utf8)),
+                                 ("pages/one.html", Data("<p>One</p>".utf8))])
+        server.serve("/baker/issues/scarlet.hpub", .init(body: hpub, contentType: "application/zip"))
+        let hostile = Fixtures.zip([("book.json", book), ("../../escaped.html", Data("<p>gotcha</p>".utf8))])
+        server.serve("/baker/issues/four.hpub", .init(body: hostile, contentType: "application/zip"))
+        let subscribe = try run("subscribe", server.url("/baker/shelf.json").absoluteString, "--name", "baker")
+        XCTAssertEqual(subscribe.status, 0, subscribe.error)
+        XCTAssertTrue(subscribe.output.contains("2 issues (Baker shelf.json)"), subscribe.output)
+        let page = try downloadAndOpen("baker/a-study-in-scarlet", expecting: hpub)
+        XCTAssertTrue(page.hasSuffix("/a-study-in-scarlet.pages/pages/cover.html"), page)
+        XCTAssertEqual(try String(contentsOfFile: page, encoding: .utf8), "<h1>Cover</h1>")
+
+        let refused = try run("download", "baker/the-sign-of-four")
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.error.contains("names a file outside its folder"), refused.error)
+        XCTAssertEqual(try issues("baker")["the-sign-of-four"]?["state"] as? String, "remote", "nothing installed")
+        let escaped = FileManager.default.enumerator(atPath: folder.path)?.allObjects.compactMap { $0 as? String }.filter { $0.hasSuffix("escaped.html") }
+        XCTAssertEqual(escaped, [])
+    }
+
+    func testRSSAndAtomEnclosures() throws {
+        serveFeed("/zine/feed.rss", "magazine.rss", contentType: "text/html; charset=utf-8")
+        let pdf = Fixtures.pdf(size: 33000, seed: 6)
+        server.serve("/pdf/zine-42.pdf", .init(body: pdf))
+        let rss = try run("subscribe", server.url("/zine/feed.rss").absoluteString, "--name", "zine")
+        XCTAssertEqual(rss.status, 0, rss.error)
+        XCTAssertTrue(rss.output.contains("Zine Weekly, 2 issues (RSS 2.0)"), rss.output)
+        XCTAssertTrue(rss.error.contains("2 items of the feed offer nothing to download"), rss.error)
+        try downloadAndOpen("zine/zine-42", expecting: pdf)
+
+        serveFeed("/quarterly/feed.atom", "enclosures.atom", contentType: "application/xml")
+        let q4 = Fixtures.pdf(size: 32000, seed: 7)
+        server.serve("/q4.pdf", .init(body: q4))
+        let atom = try run("subscribe", server.url("/quarterly/feed.atom").absoluteString, "--name", "quarterly")
+        XCTAssertTrue(atom.output.contains("Plain Atom Quarterly, 1 issue (Atom)"), atom.output)
+        try downloadAndOpen("quarterly/tag:quarterly.example,2026:q4", expecting: q4)
+    }
+
+    func testHostileFeedsAreRefusedAndTheCachedCopyStays() throws {
+        serveFeed("/zine/feed.rss", "magazine.rss", contentType: "application/rss+xml")
+        XCTAssertEqual(try run("subscribe", server.url("/zine/feed.rss").absoluteString, "--name", "zine").status, 0)
+        let laughs = #"<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><rss><channel><title>&b;</title></channel></rss>"#
+        server.serve("/zine/feed.rss", .init(body: Data(laughs.utf8), contentType: "application/rss+xml", etag: "\"bomb\""))
+        let refresh = try run("refresh", "--subscription", "zine")
+        XCTAssertNotEqual(refresh.status, 0)
+        XCTAssertTrue(refresh.error.contains("declares XML entities"), refresh.error)
+        XCTAssertEqual(try issues("zine").count, 2, "the cached copy is still listed")
+
+        // Pages that never end stop at the bound.
+        for page in 0..<150 {
+            let next = "<atom:link xmlns:atom=\"http://www.w3.org/2005/Atom\" rel=\"next\" href=\"/endless?p=\(page + 1)\"/>"
+            let body = "<rss><channel><title>Endless</title>\(next)<item><guid>e\(page)</guid><enclosure url=\"/e\(page).pdf\" type=\"application/pdf\"/></item></channel></rss>"
+            server.serve("/endless?p=\(page)", .init(body: Data(body.utf8), contentType: "application/rss+xml"))
+        }
+        let endless = try run("subscribe", server.url("/endless?p=0").absoluteString, "--name", "endless")
+        XCTAssertEqual(endless.status, 0, endless.error)
+        XCTAssertTrue(endless.output.contains("100 issues (RSS 2.0)"), endless.output)
+        XCTAssertTrue(endless.error.contains("Read the first 100 pages"), endless.error)
+    }
+}
