@@ -133,6 +133,9 @@ final class FeedsEndToEndTests: XCTestCase {
         let listed = try issues("komga")
         XCTAssertEqual(listed["0B12"]?["mediaType"] as? String, "application/vnd.comicbook+zip", "application/zip named .cbz")
         try downloadAndOpen("komga/0B12", expecting: comic)
+        let downloaded = try issues("komga")["0B12"]
+        XCTAssertEqual(downloaded?["serverFileName"] as? String, "Space Comics 012.cbz", "RFC 2047, decoded; shown, not used as a path")
+        XCTAssertTrue((downloaded?["path"] as? String)?.hasSuffix("/0B12.cbz") == true, "\(String(describing: downloaded))")
         XCTAssertTrue(server.requests.allSatisfy { !$0.target.contains("covers.invalid") })
     }
 

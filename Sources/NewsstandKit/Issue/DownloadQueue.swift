@@ -165,7 +165,7 @@ final class DownloadQueue: Sendable {
             response: { response in
                 // Saved before the first body byte, so that a kill at any moment leaves a resumable part.
                 if (200..<300).contains(response.statusCode) {
-                    library.writePartInfo(PartInfo(url: url, validator: response.resumeValidator), key: key, type: type)
+                    library.writePartInfo(PartInfo(url: url, validator: response.resumeValidator, serverFileName: response.fileName), key: key, type: type)
                 }
             },
             progress: { received, total in

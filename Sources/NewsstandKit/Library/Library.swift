@@ -40,6 +40,15 @@ public struct Library: Sendable {
     public func filePath(for key: String, as type: MediaType) -> String { folder(for: key) + "/" + key + "." + type.fileExtension }
     /// The bytes received so far.
     public func partPath(for key: String, as type: MediaType) -> String { filePath(for: key, as: type) + ".part" }
+    /// The server's name for the installed file, as it sent it (Content-Disposition).
+    func serverNamePath(for key: String) -> String { folder(for: key) + "/" + key + ".server-name" }
+
+    /// The file name the server gave the installed issue, when it gave one.
+    public func serverFileName(for key: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: serverNamePath(for: key)), data.count <= 1024 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Where an HPub is unpacked when first opened.
     public func pagesPath(for key: String) -> String { folder(for: key) + "/" + key + ".pages" }
     /// What the partial bytes are: their URL and validator.
@@ -103,6 +112,7 @@ public struct Library: Sendable {
             try FileOps.remove(partInfoPath(for: key, as: type))
         }
         HPubArchive.removeTree(pagesPath(for: key))
+        try FileOps.remove(serverNamePath(for: key))
         // The writer's lock files go only with the folder, and only when nobody holds them.
         rmdir(folder(for: key))
     }
@@ -164,7 +174,9 @@ public struct Library: Sendable {
         let part = partPath(for: key, as: type)
         Self.journal.sync {}
         try FileOps.sync(part)
+        let serverName = readPartInfo(key: key, type: type)?.serverFileName
         if rename(part, filePath(for: key, as: type)) != 0 { throw FileOps.error(errno, "install", filePath(for: key, as: type)) }
+        if let serverName { try? FileOps.writeAtomically(Data(serverName.utf8), to: serverNamePath(for: key), durable: false) }
         FileOps.syncDirectory(folder(for: key))
         try? FileOps.remove(partInfoPath(for: key, as: type))
     }
@@ -229,6 +241,8 @@ struct PartInfo: Codable, Equatable {
     var url: String
     /// The ETag or Last-Modified of the response the bytes came from.
     var validator: String?
+    /// The file name the server gave the download, kept to be shown.
+    var serverFileName: String?
 }
 
 extension Library {

@@ -485,6 +485,17 @@ public final class Store: Sendable {
             completion(.success(path))
             return
         }
+        if let address = issue.entry.coverAddress, let inline = InlineCover.decode(address) {
+            // A cover inside the feed (a `data:` URI, size-capped when read) is written, not fetched.
+            do {
+                try library.prepareCoversFolder()
+                try FileOps.writeAtomically(inline, to: path, durable: false)
+                completion(.success(path))
+            } catch {
+                completion(.failure(error))
+            }
+            return
+        }
         guard let url = issue.entry.coverURL else {
             completion(.failure(NewsstandError(.notFound, "\(TextSanitizer.inert(issue.id)) has no cover.")))
             return

@@ -57,6 +57,8 @@ public struct TransferResponse: Sendable, Equatable {
     /// Seconds the server says the response stays fresh (Cache-Control max-age; 0 for no-cache
     /// or no-store), when given.
     public var maxAge: TimeInterval?
+    /// The file name the server gives (Content-Disposition), decoded: shown, never a path.
+    public var fileName: String?
     /// The schemes a 401 offers (WWW-Authenticate), when given.
     public var authenticate: String?
     /// The URL the response came from, after redirects.

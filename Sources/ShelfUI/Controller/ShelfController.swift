@@ -336,6 +336,7 @@ public final class ShelfController {
             }
             if let issue = selected, issue.installedPath != nil {
                 selectedItem?.sizeOnDisk = issue.library.sizeOnDisk(key: issue.localKey)
+                selectedItem?.serverFileName = issue.library.serverFileName(for: issue.localKey)
             }
             model.selectedPath = selected?.installedPath
             if case .issues(let store) = screen {

@@ -26,6 +26,11 @@ public struct ShelfItem: Sendable, Equatable {
     public var sizeOnDisk: Int64?
     /// "PDF", "EPUB", …: the installed file's type, else what the catalog offers.
     public var mediaType: String?
+    /// `4.50 EUR`, when the catalog gives a price.
+    public var price: String?
+    public var authors: String?
+    /// The name the server gave the installed file; read for the selected card only.
+    public var serverFileName: String?
 
     public init(id: String, title: String, releaseDate: Date? = nil, isFree: Bool = true, size: Int64? = nil,
                 summary: String? = nil, state: DownloadState = .remote, cover: CoverImage? = nil) {
@@ -44,6 +49,8 @@ public struct ShelfItem: Sendable, Equatable {
         self.init(id: issue.localKey, title: entry.title, releaseDate: entry.releaseDate, isFree: entry.isFree, size: entry.size,
                   summary: entry.summary, state: issue.state, cover: cover)
         subscription = issue.subscription
+        price = entry.price
+        authors = entry.authors
         if let reading = issue.reading {
             isNew = reading.isNew
             isRead = reading.isRead

@@ -181,7 +181,8 @@ public struct ShelfScreen {
             inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
             for line in TextLayout.wrap(item.title, width: inner.width, lines: 3) { lines.append((line, theme.title)) }
             lines.append(("", .plain))
-            lines.append((Formatting.day(item.releaseDate) + "  " + (item.isFree ? "free" : "paid"), theme.dim))
+            lines.append((Formatting.day(item.releaseDate) + "  " + (item.isFree ? "free" : "paid") + (item.price.map { " · " + $0 } ?? ""), theme.dim))
+            if let authors = item.authors { lines.append(("By " + authors, theme.dim)) }
             if let size = item.size { lines.append(("Size: " + Formatting.bytes(size), .plain)) }
             if let publication = item.publication { lines.append((publication, theme.dim)) }
             lines.append(("State: " + describe(item.state), .plain))
@@ -200,6 +201,7 @@ public struct ShelfScreen {
             } else if let mediaType = item.mediaType {
                 lines.append(("Type: " + mediaType, .plain))
             }
+            if let name = item.serverFileName { lines.append(("Server's name: " + name, theme.dim)) }
             if let summary = item.summary, !summary.isEmpty {
                 lines.append(("", .plain))
                 for line in TextLayout.wrap(summary, width: inner.width, lines: 6) { lines.append((line, .plain)) }

@@ -169,6 +169,7 @@ extension NewsstandCommand {
             json.field("openedAt", reading?.openedAt.map(Formatting.timestamp))
             json.field("partialBytes", partialBytes)
             json.field("path", path)
+            json.field("serverFileName", path == nil ? nil : issue.library.serverFileName(for: issue.localKey).map(TextSanitizer.inert))
             json.key("pinned")
             json.boolean(reading?.pinned ?? false)
             json.key("read")

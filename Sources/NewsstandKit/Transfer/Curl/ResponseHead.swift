@@ -25,6 +25,7 @@ struct ResponseHead {
         case "last-modified": response.lastModified = value
         case "retry-after": response.retryAfter = Self.parseRetryAfter(value)
         case "cache-control": response.maxAge = Self.parseMaxAge(value)
+        case "content-disposition": response.fileName = ContentDisposition.fileName(value)
         case "www-authenticate": response.authenticate = response.authenticate.map { $0 + ", " + value } ?? value
         default: break
         }
