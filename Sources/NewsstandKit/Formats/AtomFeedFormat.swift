@@ -228,7 +228,9 @@ enum XMLFeed {
         // Templates (`{searchTerms}`, `{?query}`) are not valid URLs until filled in: resolved with a stand-in.
         guard trimmed.contains("{") else { return resolver.resolve(trimmed, allowFiles: base.isFileURL) }
         let marker = "NEWSSTANDTEMPLATE"
-        let filled = trimmed.replacingOccurrences(of: "{searchTerms}", with: marker).replacingOccurrences(of: "{?query}", with: "?query=" + marker)
+        // Optional OpenSearch parameters (`{startPage?}`) are left empty.
+        let required = trimmed.replacingOccurrences(of: #"\{[A-Za-z:]+\?\}"#, with: "", options: .regularExpression)
+        let filled = required.replacingOccurrences(of: "{searchTerms}", with: marker).replacingOccurrences(of: "{?query}", with: "?query=" + marker)
         return resolver.resolve(filled, allowFiles: base.isFileURL)?.replacingOccurrences(of: marker, with: "{searchTerms}")
     }
 }

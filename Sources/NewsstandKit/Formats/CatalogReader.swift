@@ -16,7 +16,7 @@ public struct CatalogReader: Sendable {
     }
 
     /// What the `Accept` header of a catalog request names: the formats read here, best first.
-    public static let acceptHeader = "Accept: application/atom+xml;profile=opds-catalog, application/opds+json, application/atom+xml, "
+    public static let acceptHeader = "application/atom+xml;profile=opds-catalog, application/opds+json, application/atom+xml, "
         + "application/rss+xml, application/x-plist, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
 
     /// The format of a document: by its first bytes and its Content-Type together, since servers

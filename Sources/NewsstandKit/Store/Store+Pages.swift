@@ -85,7 +85,7 @@ extension Store {
         if case .basic? = subscription.credentials {
             return "check the user and password of \(name) in the config file"
         }
-        let scheme = asked.hasPrefix("digest") ? " --auth digest" : ""
-        return "add them with: newsstand subscribe URL --name \(name) --user NAME --password-env VARIABLE\(scheme) (or ~/.netrc)"
+        let scheme = asked.hasPrefix("digest") ? ", auth = \"digest\"" : ""
+        return "add user and password_env\(scheme) to [subscriptions.\(name)] in the config file (or use ~/.netrc)"
     }
 }
