@@ -699,6 +699,103 @@ def figure_newsstand(args, work, rows, nginx, served):
     cpu_rows(rows, args, ("newsstand view", "newsstand, 8 downloads in 4 publications"), idle, busy, busy_ui, still_running)
 
 
+def write_opds(path, count, start=0, next_href=None, title="Bench OPDS"):
+    """An OPDS 1.2 acquisition feed shaped like calibre's: urn:uuid IDs, cover and thumbnail links,
+    acquisition links with length and mtime."""
+    with open(path, "w") as handle:
+        handle.write('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" '
+                     'xmlns:dc="http://purl.org/dc/terms/" xmlns:opds="http://opds-spec.org/2010/catalog">\n'
+                     f'<id>urn:bench</id><title>{title}</title><updated>2026-11-20T09:00:00Z</updated>\n')
+        if next_href:
+            handle.write(f'<link rel="next" href="{next_href}" type="application/atom+xml;profile=opds-catalog;kind=acquisition"/>\n')
+        for n in range(start, start + count):
+            handle.write(
+                f'<entry><title>Issue number {n} &amp; more</title><author><name>Editors</name></author>'
+                f'<id>urn:uuid:00000000-0000-4000-8000-{n:012d}</id><updated>2026-11-{1 + n % 28:02d}T09:00:00Z</updated>'
+                f'<summary>Summary of issue {n}</summary>'
+                f'<link type="application/pdf" href="/get/pdf/{n}/Library" length="{1000 + n}" mtime="2026-11-20T09:00:00+00:00" '
+                'rel="http://opds-spec.org/acquisition"/>'
+                f'<link type="image/jpeg" href="/get/cover/{n}/Library" rel="http://opds-spec.org/cover"/>'
+                f'<link type="image/jpeg" href="/get/thumb/{n}/Library" rel="http://opds-spec.org/thumbnail"/></entry>\n')
+        handle.write("</feed>\n")
+
+
+OPDS_PEER = r"""
+import sys, xml.etree.ElementTree as ET
+A = '{http://www.w3.org/2005/Atom}'
+rows = []
+for entry in ET.parse(sys.argv[1]).getroot().iter(A + 'entry'):
+    row = {'id': entry.findtext(A + 'id'), 'title': entry.findtext(A + 'title'), 'date': entry.findtext(A + 'updated')}
+    for link in entry.iter(A + 'link'):
+        rel = link.get('rel', '')
+        if rel.startswith('http://opds-spec.org/acquisition'):
+            row['href'], row['type'], row['length'] = link.get('href'), link.get('type'), link.get('length')
+        elif rel in ('http://opds-spec.org/cover', 'http://opds-spec.org/image'):
+            row['cover'] = link.get('href')
+    rows.append(row)
+"""
+
+RSS_PEER = r"""
+import sys, xml.etree.ElementTree as ET
+rows = []
+for item in ET.parse(sys.argv[1]).getroot().iter('item'):
+    enclosure = item.find('enclosure')
+    rows.append({'id': item.findtext('guid'), 'title': item.findtext('title'), 'date': item.findtext('pubDate'),
+                 'href': enclosure.get('url'), 'type': enclosure.get('type'), 'length': enclosure.get('length')})
+"""
+
+
+def write_rss(path, count):
+    with open(path, "w") as handle:
+        handle.write('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">'
+                     '<channel><title>Bench RSS</title><link>https://bench.example/</link><description>Bench</description>\n')
+        for n in range(count):
+            handle.write(f'<item><title>Zine {n}</title><guid isPermaLink="false">zine-{n}</guid>'
+                         f'<pubDate>Fri, {1 + n % 28:02d} Nov 2026 08:00:00 GMT</pubDate>'
+                         f'<description><![CDATA[<p>Issue {n} &amp; more.</p>]]></description>'
+                         f'<enclosure url="/pdf/zine-{n}.pdf" length="{1000 + n}" type="application/pdf"/>'
+                         f'<itunes:image href="/img/{n}.png"/></item>\n')
+        handle.write("</channel></rss>\n")
+
+
+def figure_feeds(args, work, rows, nginx, served):
+    """Feeds: a cached OPDS 1.2 feed and a cached RSS feed listed against Python's ElementTree
+    extracting the same fields, and a paginated feed refreshed against curl fetching its pages."""
+    for label, name, count, writer, peer_script in [
+            ("OPDS 1.2", "feed-opds.xml", args.opds_entries, lambda p, c: write_opds(p, c), OPDS_PEER),
+            ("RSS", "feed-rss.xml", args.rss_items, write_rss, RSS_PEER)]:
+        writer(os.path.join(served, name), count)
+        cached = os.path.join(work, f"feed-cache-{name}")
+        subprocess.run([args.binary, "refresh", "--catalog", nginx.url(name)], env=newsstand_env(cached), check=True,
+                       stdout=subprocess.DEVNULL)
+
+        def prepare(tool, out, name=name, cached=cached, peer_script=peer_script):
+            if tool == "newsstand":
+                return [args.binary, "list", "--json", "--offline", "--catalog", nginx.url(name)], newsstand_env(cached)
+            return [args.python, "-c", peer_script, os.path.join(served, name)], None
+
+        compare(args, work, rows, f"list --json, {label} feed of {count} entries, cached", prepare,
+                ["newsstand", "python3 ElementTree"], "python3 ElementTree", 0.5)
+
+    pages, per_page = args.feed_pages, args.feed_page_entries
+    os.makedirs(os.path.join(served, "pages"), exist_ok=True)
+    for page in range(pages):
+        write_opds(os.path.join(served, "pages", f"p{page}.xml"), per_page, start=page * per_page,
+                   next_href=f"p{page + 1}.xml" if page + 1 < pages else None)
+    urls = [nginx.url(f"pages/p{page}.xml") for page in range(pages)]
+
+    def prepare_pages(tool, out):
+        if tool == "newsstand":
+            return [args.binary, "refresh", "--catalog", urls[0]], newsstand_env(out)
+        command = [shutil.which("curl"), "-s", "--fail"]
+        for url in urls:
+            command += ["-o", "/dev/null", url]
+        return command, None
+
+    compare(args, work, rows, f"refresh of a feed of {pages} pages × {per_page} entries", prepare_pages,
+            ["newsstand", "curl (the same pages, one after another)"], "curl (the same pages, one after another)", 1.2)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build-release/release/newsstand"),
@@ -713,7 +810,11 @@ def main():
     parser.add_argument("--list-sizes", type=int, nargs="*", default=[1_000, 10_000, 100_000])
     parser.add_argument("--subscription-count", type=int, default=100)
     parser.add_argument("--subscription-issues", type=int, default=1_000)
-    parser.add_argument("--only", choices=["download", "parallel", "covers", "list", "shelf", "subscriptions", "newsstand"],
+    parser.add_argument("--opds-entries", type=int, default=10_000)
+    parser.add_argument("--rss-items", type=int, default=5_000)
+    parser.add_argument("--feed-pages", type=int, default=100)
+    parser.add_argument("--feed-page-entries", type=int, default=100)
+    parser.add_argument("--only", choices=["download", "parallel", "covers", "list", "shelf", "subscriptions", "newsstand", "feeds"],
                         help="run one group of figures")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, 1 run: checks the harness only")
     args = parser.parse_args()
@@ -728,6 +829,10 @@ def main():
         args.list_sizes = [100]
         args.subscription_count = 3
         args.subscription_issues = 20
+        args.opds_entries = 50
+        args.rss_items = 50
+        args.feed_pages = 3
+        args.feed_page_entries = 10
     args.python = peer_python()
     print(f"peers: {args.python} (python3 plistlib), {shutil.which('curl')}, {shutil.which('wget')}")
     work = tempfile.mkdtemp(prefix="newsstand-bench-")
@@ -739,7 +844,7 @@ def main():
         with Nginx(served, os.path.join(work, "nginx")) as nginx:
             for group, figure in [("download", figure_download), ("parallel", figure_parallel), ("covers", figure_covers),
                                   ("list", figure_list), ("shelf", figure_first_frame), ("shelf", figure_shelf_cpu),
-                                  ("subscriptions", figure_subscriptions), ("newsstand", figure_newsstand)]:
+                                  ("subscriptions", figure_subscriptions), ("newsstand", figure_newsstand), ("feeds", figure_feeds)]:
                 if args.only in (None, group):
                     figure(args, work, rows, nginx, served)
     finally:

@@ -1,8 +1,10 @@
 import Foundation
 import NewsstandKit
 
-/// One fuzz input: decoded as a catalog against an http and a file base URL, and used as a
-/// publisher's ID (its local key must be safe) and a title. Any crash, hang or sanitizer report is a bug.
+/// One fuzz input: decoded as a catalog against an http and a file base URL, read by every feed
+/// format (OPDS 1.2 / Atom, RSS, OPDS 2, Baker) and checked by the one validator, and used as a
+/// publisher's ID (its local key must be safe), a title, a date and a Content-Disposition header.
+/// Any crash, hang or sanitizer report is a bug.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func catalogFuzzerTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -15,7 +17,35 @@ public func catalogFuzzerTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -
             }
         }
     }
+    let formats: [any CatalogFormat] = [AtomFeedFormat(), RSSFeedFormat(), OPDS2Format(), BakerShelfFormat()]
+    for base in ["https://news.example/opds/feed", "file:///srv/feeds/feed.xml"] {
+        let url = URL(string: base)!
+        for format in formats {
+            guard let page = try? format.read(data, url: url, limits: FeedLimits()) else { continue }
+            let catalog = FeedValidator(allowFiles: url.isFileURL).catalog(from: [page])
+            for entry in catalog.entries {
+                precondition(LocalKey.isValid(entry.localKey), "an unsafe local key passed the validator")
+                for acquisition in entry.acquisitions {
+                    let scheme = acquisition.url.scheme?.lowercased()
+                    precondition(scheme == "http" || scheme == "https" || (scheme == "file" && url.isFileURL))
+                }
+                if let cover = entry.coverAddress {
+                    precondition(cover.hasPrefix("http") || cover.hasPrefix("data:image/") || (cover.hasPrefix("file:") && url.isFileURL))
+                }
+            }
+            // What the store caches must read back as the same entries.
+            if let snapshot = try? CatalogSnapshot.data(of: catalog), let back = try? CatalogDecoder().decode(snapshot, baseURL: url) {
+                precondition(back.entries.map(\.localKey) == catalog.entries.map(\.localKey), "a snapshot that reads back differently")
+            }
+        }
+    }
+    _ = try? CatalogReader().format(of: data, contentType: nil)
     let text = String(decoding: data, as: UTF8.self)
+    _ = FeedDate.iso8601(text)
+    _ = FeedDate.rfc822(text)
+    if let name = ContentDisposition.fileName("attachment; " + text) {
+        precondition(!name.contains("/") && name != ".." && name != ".", "a server file name that could be a path")
+    }
     precondition(LocalKey.isValid(LocalKey.make(for: text)), "a local key that is not a safe name")
     let inert = TextSanitizer.inert(text)
     precondition(!inert.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })

@@ -263,3 +263,13 @@ final class ContentDispositionTests: XCTestCase {
         XCTAssertNil(ContentDisposition.fileName("inline"))
     }
 }
+
+/// Inputs `make fuzz` found, kept so that they stay fixed.
+final class FeedFuzzRegressionTests: XCTestCase {
+    func testARootNameEndingInAColonIsSniffedWithoutACrash() throws {
+        // `<feed…:` with no local name after the colon: the sniffer indexed past the split.
+        let data = Fixtures.feed("fuzz-crash-sniff-colon.xml")
+        XCTAssertThrowsError(try CatalogReader().page(data, url: URL(string: "http://127.0.0.1/f")!, contentType: nil))
+        XCTAssertEqual(DocumentSniff(Data("<x: a='1'/>".utf8)).shape, .xml(root: "", namespace: nil))
+    }
+}

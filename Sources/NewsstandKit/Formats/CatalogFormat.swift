@@ -97,9 +97,9 @@ public struct DocumentSniff: Sendable {
             guard let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
             let tag = String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
             let name = tag.prefix { !$0.isWhitespace && $0 != "/" }
-            let (prefix, local) = name.contains(":")
-                ? (String(name.split(separator: ":", maxSplits: 1)[0]), String(name.split(separator: ":", maxSplits: 1)[1]))
-                : ("", String(name))
+            let colon = name.firstIndex(of: ":")
+            let prefix = colon.map { String(name[..<$0]) } ?? ""
+            let local = colon.map { String(name[name.index(after: $0)...]) } ?? String(name)
             let attribute = prefix.isEmpty ? "xmlns=" : "xmlns:\(prefix)="
             var namespace: String?
             if let range = tag.range(of: attribute) {
