@@ -273,3 +273,11 @@ final class FeedFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(DocumentSniff(Data("<x: a='1'/>".utf8)).shape, .xml(root: "", namespace: nil))
     }
 }
+
+extension FeedFuzzRegressionTests {
+    func testAQuotedFileNameEndingInABackslashIsReadWithoutACrash() {
+        // Found by `make fuzz`: the index stepped past the end after a final backslash.
+        XCTAssertEqual(ContentDisposition.fileName("attachment; filename=\"abc\\"), "abc")
+        XCTAssertEqual(ContentDisposition.fileName("attachment; filename=\"a\\\"b.pdf\""), "a\"b.pdf")
+    }
+}

@@ -264,4 +264,55 @@ final class ShelfControllerTests: XCTestCase {
         XCTAssertEqual(newsstand.store(named: "beta")?.issues.filter { $0.reading?.isRead == true }.count, 1)
         XCTAssertTrue(screens.contains { $0.contains("mark all of its issues read") }, "the help overlay of the newsstand view")
     }
+
+    func testBrowsingAServerAsFoldersSubscribingToASectionAndSearching() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.serve("/opds", .init(body: Fixtures.feed("calibre-root.xml"), contentType: "application/atom+xml"))
+        server.serve("/opds/navcatalog/4f6e6577657374", .init(body: Fixtures.feed("calibre-newest-1.xml"), contentType: "application/atom+xml"))
+        server.serve("/opds/navcatalog/4f6e6577657374?offset=2", .init(body: Fixtures.feed("calibre-newest-2.xml"), contentType: "application/atom+xml"))
+        server.serve("/opds/search/linux", .init(body: Fixtures.feed("calibre-web-books-2.xml"), contentType: "application/atom+xml"))
+        server.requireAuthorization(TestServer.basic("ann", "pw-1234"))
+        let folder = NSTemporaryDirectory() + "newsstand-browse-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = Newsstand.Configuration(
+            directories: Directories(data: folder + "/data", cache: folder + "/cache", state: folder + "/state"))
+        configuration.notificationCenter = NotificationCenter()
+        var calibre = Subscription(name: "cal", url: server.url("/opds"))
+        calibre.credentials = .basic(user: "ann", password: .command("echo pw-1234"))
+        let newsstand = try Newsstand(configuration: configuration, subscriptions: [calibre])
+        let added = Locked<[Subscription]>([])
+        let terminal = ScriptedTerminal(width: 110, height: 34, steps: [
+            .init(waitFor: "No issues yet", event: .key(.character("b"))),
+            .init(waitFor: "By Newest", until: { $0.contains("By Author") && $0.contains("3 sections") }, event: .key(.enter)),
+            .init(waitFor: "Byte Review", until: { $0.contains("0 sections · 2 issues") }, event: .key(.backspace)),
+            .init(waitFor: "3 sections", event: .key(.character("+"))),
+            .init(waitFor: "Subscribed as", event: .key(.character("/"))),
+            .init(waitFor: "search the server:", event: .key(.character("l"))),
+            .init(event: .key(.character("i"))),
+            .init(event: .key(.character("n"))),
+            .init(event: .key(.character("u"))),
+            .init(event: .key(.character("x"))),
+            .init(waitFor: "search the server: linux", event: .key(.enter)),
+            .init(waitFor: "Linux Magazine 299", event: .key(.enter)),
+            .init(waitFor: "subscribe to a section that lists it", event: .key(.escape)),
+            .init(waitFor: "3 sections", event: .key(.escape)),
+        ])
+        let started = Date()
+        let controller = ShelfController(newsstand: newsstand, terminal: terminal) { (subscription: Subscription) throws(NewsstandError) in
+            added.withLock { $0.append(subscription) }
+        }
+        _ = controller.run()
+        let screens = terminal.frames.map { $0.lines().joined(separator: "\n") }
+        XCTAssertTrue(screens.contains { $0.contains("newsstand · Browse · cal") || $0.contains("newsstand · Browse · calibre Library") }, screens.last ?? "")
+        XCTAssertTrue(screens.contains { $0.contains("issues · + subs") }, "a section that lists issues says so")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "every step was reached: \(screens.last ?? "")")
+        XCTAssertTrue(screens.contains { $0.contains("Search “linux”") })
+        XCTAssertTrue(screens.last?.contains("No issues yet") == true, "Esc at the first level returns to the publication")
+        let subscription = try XCTUnwrap(added.withLock { $0 }.first)
+        XCTAssertEqual(subscription.url.absoluteString, server.url("/opds/navcatalog/4f6e6577657374").absoluteString)
+        XCTAssertEqual(subscription.name, "4f6e6577657374")
+        XCTAssertEqual(subscription.credentials, calibre.credentials, "the same server's credentials go with the section")
+        XCTAssertTrue(server.requests.allSatisfy { $0.headers["authorization"] == TestServer.basic("ann", "pw-1234") })
+    }
 }

@@ -38,6 +38,11 @@ public struct FeedBrowser: Sendable {
             guard let url = URL(string: address) else { throw NewsstandError(.unsupportedURL, "The server's search description has no usable URL.") }
             template = try searchTemplate(from: url)
         }
+        return try Self.fill(template, terms: terms)
+    }
+
+    /// Fills `{searchTerms}` (and OPDS 2's `{?query}`) with the terms.
+    static func fill(_ template: String, terms: String) throws(NewsstandError) -> URL {
         var allowed = CharacterSet.urlQueryAllowed
         allowed.remove(charactersIn: "&=+#?/")
         let encoded = terms.addingPercentEncoding(withAllowedCharacters: allowed) ?? terms

@@ -8,6 +8,7 @@ public struct ShelfSettings: Sendable, Equatable {
         case toggleRead = "toggle-read", togglePin = "toggle-pin", markAllRead = "mark-all-read"
         case refresh, refreshAll = "refresh-all", newIssues = "new-issues"
         case filter, sort, help, back, quit
+        case browse, subscribe
 
         /// The key it has unless the configuration says otherwise.
         public var defaultKeys: [String] {
@@ -27,6 +28,8 @@ public struct ShelfSettings: Sendable, Equatable {
             case .help: return ["?"]
             case .back: return ["backspace", "escape"]
             case .quit: return ["q"]
+            case .browse: return ["b"]
+            case .subscribe: return ["+"]
             }
         }
     }

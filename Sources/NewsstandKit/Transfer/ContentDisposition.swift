@@ -44,8 +44,12 @@ public enum ContentDisposition {
             if index < header.endIndex, header[index] == "\"" {
                 index = header.index(after: index)
                 while index < header.endIndex, header[index] != "\"" {
-                    if header[index] == "\\" { index = header.index(after: index) }
-                    if index < header.endIndex { value.append(header[index]) }
+                    // A backslash quotes the next character, if there is one.
+                    if header[index] == "\\" {
+                        index = header.index(after: index)
+                        guard index < header.endIndex else { break }
+                    }
+                    value.append(header[index])
                     index = header.index(after: index)
                 }
                 if index < header.endIndex { index = header.index(after: index) }

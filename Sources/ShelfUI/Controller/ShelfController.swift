@@ -10,6 +10,24 @@ public final class ShelfController {
         case newsstand
         case issues(Store)
         case new
+        /// The server of `Store`, walked as folders (``browseLevels``).
+        case browse(Store)
+    }
+
+    /// One level of a browsed feed: its sections (and any issues), or a search's results.
+    struct BrowseLevel {
+        var title: String
+        var url: URL
+        var items: [PublicationItem] = []
+        /// Each item's link (a section) or nil (an issue of a search's results).
+        var links: [FeedLink?] = []
+        var search: FeedSearch?
+        var isLoading = true
+        /// A search's results rather than a section.
+        var isSearch = false
+        /// Which fetch it waits for.
+        var request = 0
+        var state = ShelfState()
     }
 
     /// What a publication's card counts, worked out when its issues or their states change.
@@ -55,6 +73,14 @@ public final class ShelfController {
     private var renderNow = true
     private var running = true
     private var exitStatus: Int32 = 0
+    /// The levels of the browsed feed, the current one last; where `back` returns after the first.
+    private var browseLevels: [BrowseLevel] = []
+    private var screenBeforeBrowse: Screen = .newsstand
+    private var browseRequests = 0
+    /// Fetched pages of a browsed feed, handed over from the background.
+    private let browseResults = Locked<[(request: Int, result: Result<FeedPage, NewsstandError>)]>([])
+    /// Adds a subscription to the configuration (the command line's config file); nil: cannot.
+    private let subscribe: ((Subscription) throws(NewsstandError) -> Void)?
 
     /// Redraws at most this often while things change on their own (progress); keys and
     /// covers are drawn at once.
@@ -63,8 +89,9 @@ public final class ShelfController {
     /// The shelf of `newsstand`. It opens on `store`'s issues when one is given (a one-off
     /// catalog, `--subscription`) or there is only one publication, else on the newsstand view.
     public init(newsstand: Newsstand, store: Store? = nil, terminal: any Terminal, opener: Opener = .fromEnvironment(),
-                settings: ShelfSettings = ShelfSettings()) {
+                settings: ShelfSettings = ShelfSettings(), subscribe: ((Subscription) throws(NewsstandError) -> Void)? = nil) {
         self.newsstand = newsstand
+        self.subscribe = subscribe
         self.terminal = terminal
         self.opener = opener
         self.settings = settings
@@ -178,6 +205,7 @@ public final class ShelfController {
                 signals.mark { $0.redraw = true }
             }
         }
+        applyBrowseResults()
         if changes.redraw { needsRender = true }
         if changes.urgent { renderNow = true }
     }
@@ -224,7 +252,7 @@ public final class ShelfController {
         let selectedID = order.indices.contains(state.selected) ? order[state.selected].address : nil
         let issues: [Issue]
         switch screen {
-        case .newsstand: issues = []
+        case .newsstand, .browse: issues = []
         case .issues(let store): issues = store.issues
         case .new: issues = newsstand.stores.flatMap { $0.issues.filter { $0.reading?.isNew ?? false } }
         }
@@ -357,6 +385,8 @@ public final class ShelfController {
             ShelfScreen(layout: layout, model: model, state: state, visibleItems: items, selectedItem: selectedItem,
                         itemCount: order.count, theme: theme, settings: settings).render(into: &buffer)
             trace?.write("frame covers=\(items.filter { $0.cover != nil }.count)")
+        case .browse(let store):
+            renderBrowse(store, model: &model, into: &buffer)
         }
         terminal.draw(buffer)
         trace?.write("drawn")
@@ -447,6 +477,7 @@ public final class ShelfController {
         case .newsstand: return "newsstand"
         case .issues(let store): return "issues:" + store.name
         case .new: return "new"
+        case .browse: return "browse:\(browseLevels.count)"
         }
     }
 
@@ -454,7 +485,7 @@ public final class ShelfController {
         let before = (screenName, state, newsstandState, order.count)
         handleEvent(event)
         // A key that changed nothing (the first card, h) costs no frame.
-        if case .key = event, before == (screenName, state, newsstandState, order.count) { return }
+        if case .key = event, !isBrowseScreen, before == (screenName, state, newsstandState, order.count) { return }
         needsRender = true
         renderNow = true
     }
@@ -465,6 +496,8 @@ public final class ShelfController {
             layout = ShelfLayout(width: terminal.width, height: terminal.height)
         case .mouse(let action, let x, let y):
             handleMouse(action, x: x, y: y)
+        case .key(let key) where isBrowseScreen:
+            handleBrowseKey(key)
         case .key(let key):
             if isNewsstandScreen {
                 if newsstandState.isEditingFilter {
@@ -535,6 +568,7 @@ public final class ShelfController {
         case .refresh?: selectedStore?.refresh()
         case .refreshAll?: newsstand.refreshAll(completion: { _ in })
         case .markAllRead?: selectedStore.map { markAllRead($0.issues) }
+        case .browse?: selectedStore.map(openBrowse)
         case .filter?: newsstandState.isEditingFilter = true
         case .help?: newsstandState.overlay = .help
         case .quit?: askToQuit(&newsstandState)
@@ -570,6 +604,8 @@ public final class ShelfController {
             newsstand.refreshAll(completion: { _ in })
         case .newIssues?:
             openNew()
+        case .browse?:
+            if case .issues(let store) = screen { openBrowse(store) }
         case .help?:
             state.overlay = .help
         case .quit?:
@@ -582,7 +618,7 @@ public final class ShelfController {
             } else {
                 backToNewsstand()
             }
-        case nil:
+        case .subscribe?, nil:
             if key == .character("\u{4}") { askToQuit(&state) }
         }
     }
@@ -597,6 +633,11 @@ public final class ShelfController {
     }
 
     private func openPublication(_ store: Store) {
+        // A navigation feed has sections, not issues: its card opens them.
+        if store.numberOfIssues == 0, !store.navigation.isEmpty {
+            openBrowse(store)
+            return
+        }
         screen = .issues(store)
         state = ShelfState()
         rebuildOrder()
@@ -665,6 +706,10 @@ public final class ShelfController {
     }
 
     private func handleMouse(_ action: MouseAction, x: Int, y: Int) {
+        if isBrowseScreen {
+            handleBrowseMouse(action, x: x, y: y)
+            return
+        }
         let onNewsstand = isNewsstandScreen
         let current = onNewsstand ? newsstandState : state
         guard current.overlay == .none, !current.isEditingFilter else { return }
@@ -760,6 +805,259 @@ public final class ShelfController {
             try newsstand.open(issue, with: opener)
         } catch {
             state.message = error.message
+        }
+    }
+}
+
+// MARK: - Browsing a server
+
+extension ShelfController {
+    private var isBrowseScreen: Bool {
+        if case .browse = screen { return true }
+        return false
+    }
+
+    /// Opens `store`'s server as folders, starting at its own feed: the sections its catalog
+    /// already listed at once, else fetched.
+    private func openBrowse(_ store: Store) {
+        screenBeforeBrowse = screen
+        screen = .browse(store)
+        var level = BrowseLevel(title: store.displayTitle, url: store.subscription.url)
+        level.search = store.search
+        browseLevels = [level]
+        let known = store.navigation
+        if !known.isEmpty {
+            fill(&browseLevels[0], links: known, entries: [], search: store.search)
+        } else {
+            fetchLevel(store, url: store.subscription.url)
+        }
+    }
+
+    private func fetchLevel(_ store: Store, url: URL) {
+        let subscription = store.subscription
+        fetchLevel { () throws(NewsstandError) in try FeedBrowser(subscription: subscription).page(at: url) }
+    }
+
+    /// Loads a page for the current level off this thread; ``applyBrowseResults()`` takes it.
+    private func fetchLevel(_ load: @escaping @Sendable () throws(NewsstandError) -> FeedPage) {
+        browseRequests += 1
+        let request = browseRequests
+        browseLevels[browseLevels.count - 1].request = request
+        browseLevels[browseLevels.count - 1].isLoading = true
+        let (results, signals) = (browseResults, signals)
+        DispatchQueue.global(qos: .userInitiated).async {
+            let result = Result { () throws(NewsstandError) in try load() }
+            results.withLock { $0.append((request, result)) }
+            signals.mark {
+                $0.redraw = true
+                $0.urgent = true
+            }
+        }
+    }
+
+    private func applyBrowseResults() {
+        let arrived = browseResults.withLock { results -> [(request: Int, result: Result<FeedPage, NewsstandError>)] in
+            defer { results.removeAll() }
+            return results
+        }
+        // A page for a level left since is dropped.
+        for (request, result) in arrived {
+            guard let index = browseLevels.lastIndex(where: { $0.request == request }) else { continue }
+            switch result {
+            case .success(let page):
+                let entries = FeedValidator().catalog(from: [page]).entries
+                fill(&browseLevels[index], links: page.navigation, entries: entries, search: page.search)
+                if let title = page.title, !browseLevels[index].isSearch, index > 0 {
+                    browseLevels[index].title = title
+                }
+            case .failure(let error):
+                browseLevels[index].isLoading = false
+                browseLevels[index].state.message = error.message
+            }
+            needsRender = true
+            renderNow = true
+        }
+    }
+
+    private func fill(_ level: inout BrowseLevel, links: [FeedLink], entries: [CatalogEntry], search: FeedSearch?) {
+        let secrets = browseSecrets
+        var items: [PublicationItem] = []
+        var targets: [FeedLink?] = []
+        for link in links {
+            var item = PublicationItem(name: link.address, title: link.title, issueCount: 0, condition: .fresh(nil))
+            let kind: PublicationItem.Folder.Kind = link.isAcquisitionFeed.map { $0 ? .issues : .sections } ?? .unknown
+            item.folder = .init(kind: kind, address: Redaction.redact(link.address, secrets: secrets), summary: link.summary)
+            items.append(item)
+            targets.append(link)
+        }
+        for entry in entries.prefix(500) {
+            var item = PublicationItem(name: entry.id, title: entry.title, issueCount: 0, condition: .fresh(nil))
+            item.folder = .init(kind: .issue, address: Redaction.redact(entry.downloadAddress, secrets: secrets), summary: entry.summary)
+            items.append(item)
+            targets.append(nil)
+        }
+        level.items = items
+        level.links = targets
+        level.search = search ?? level.search
+        level.isLoading = false
+    }
+
+    private var browseSecrets: [String] {
+        guard case .browse(let store) = screen else { return [] }
+        return URLSecrets.secrets(in: store.subscription.url)
+    }
+
+    private func renderBrowse(_ store: Store, model: inout ShelfModel, into buffer: inout Buffer) {
+        guard !browseLevels.isEmpty else { return }
+        let index = browseLevels.count - 1
+        let level = browseLevels[index]
+        browseLevels[index].state.clamp(count: level.items.count, columns: layout.columns, visibleRows: layout.visibleRows)
+        let levelState = browseLevels[index].state
+        model.screen = .browse
+        model.catalogTitle = browseLevels.map(\.title).joined(separator: " › ")
+        model.totalCount = level.items.count
+        model.isLoading = level.isLoading
+        let sections = level.links.filter { $0 != nil }.count
+        model.headerNote = Formatting.count(sections, "section") + (sections == level.items.count ? "" : " · " + Formatting.count(level.items.count - sections, "issue"))
+        if level.isLoading {
+            model.status = level.isSearch ? "Searching…" : "Fetching \(Redaction.redact(level.url.absoluteString, secrets: browseSecrets))…"
+        } else {
+            model.status = "\(store.displayTitle)'s server" + (level.search == nil ? "" : " · / searches it")
+        }
+        let range = layout.visibleRange(firstRow: levelState.firstRow, count: level.items.count)
+        let visible = Array(level.items[range])
+        let selected = level.items.indices.contains(levelState.selected) ? level.items[levelState.selected] : nil
+        ShelfScreen(layout: layout, model: model, state: levelState, visibleItems: [], selectedItem: nil, itemCount: level.items.count,
+                    theme: theme, visiblePublications: visible, selectedPublication: selected, settings: settings)
+            .render(into: &buffer)
+    }
+
+    private func handleBrowseKey(_ key: Key) {
+        guard case .browse(let store) = screen, !browseLevels.isEmpty else { return }
+        let index = browseLevels.count - 1
+        if browseLevels[index].state.isEditingFilter {
+            editSearch(store, key)
+            return
+        }
+        if browseLevels[index].state.overlay != .none {
+            if case .confirmQuit = browseLevels[index].state.overlay,
+               key == .character("y") || key == .character("Y") || key == .enter || key == .character("q") {
+                running = false
+            }
+            browseLevels[index].state.overlay = .none
+            return
+        }
+        browseLevels[index].state.message = nil
+        if handleMovement(key, selected: &browseLevels[index].state.selected, count: browseLevels[index].items.count) { return }
+        let level = browseLevels[index]
+        let selected = level.state.selected
+        let link = level.links.indices.contains(selected) ? level.links[selected] : nil
+        switch settings.action(for: Self.keyName(key)) {
+        case .open?:
+            guard level.items.indices.contains(selected) else { return }
+            guard let link, let url = URL(string: link.address) else {
+                browseLevels[index].state.message = "An issue of the server: subscribe to a section that lists it to download it."
+                return
+            }
+            var next = BrowseLevel(title: link.title, url: url)
+            next.search = level.search
+            browseLevels.append(next)
+            fetchLevel(store, url: url)
+        case .subscribe?:
+            guard let link else {
+                browseLevels[index].state.message = "Select a section to subscribe to."
+                return
+            }
+            subscribeToSection(link, from: store)
+        case .filter?:
+            if level.search == nil {
+                browseLevels[index].state.message = "This server's feed offers no search."
+            } else {
+                browseLevels[index].state.isEditingFilter = true
+                browseLevels[index].state.filter = ""
+            }
+        case .back?:
+            browseLevels.removeLast()
+            if browseLevels.isEmpty { screen = screenBeforeBrowse }
+        case .help?:
+            browseLevels[index].state.overlay = .help
+        case .quit?:
+            askToQuit(&browseLevels[index].state)
+        default:
+            if key == .character("\u{4}") { askToQuit(&browseLevels[index].state) }
+        }
+    }
+
+    /// The search prompt: typed here, run on Enter as a new level of results.
+    private func editSearch(_ store: Store, _ key: Key) {
+        let index = browseLevels.count - 1
+        switch key {
+        case .enter:
+            browseLevels[index].state.isEditingFilter = false
+            let terms = browseLevels[index].state.filter.trimmingCharacters(in: .whitespaces)
+            browseLevels[index].state.filter = ""
+            guard !terms.isEmpty, let search = browseLevels[index].search else { return }
+            var results = BrowseLevel(title: "Search “\(terms)”", url: browseLevels[index].url)
+            results.search = search
+            results.isSearch = true
+            browseLevels.append(results)
+            let subscription = store.subscription
+            // An OpenSearch description is fetched on the loading thread too: the shelf never waits.
+            fetchLevel { () throws(NewsstandError) in
+                let browser = FeedBrowser(subscription: subscription)
+                return try browser.page(at: try browser.searchURL(search, terms: terms))
+            }
+        case .escape:
+            browseLevels[index].state.isEditingFilter = false
+            browseLevels[index].state.filter = ""
+        case .backspace, .delete:
+            if !browseLevels[index].state.filter.isEmpty { browseLevels[index].state.filter.removeLast() }
+        case .character(let character):
+            browseLevels[index].state.filter.append(character)
+        default:
+            break
+        }
+    }
+
+    private func subscribeToSection(_ link: FeedLink, from store: Store) {
+        let index = browseLevels.count - 1
+        guard let subscribe, let url = URL(string: link.address) else {
+            browseLevels[index].state.message = "Subscribing needs the configuration file: newsstand subscribe URL."
+            return
+        }
+        let taken = Set(newsstand.stores.map(\.name))
+        let stem = Subscription.suggestedName(for: url)
+        var name = stem
+        var suffix = 2
+        while taken.contains(name) {
+            name = "\(stem)-\(suffix)"
+            suffix += 1
+        }
+        var subscription = Subscription(name: name, url: url)
+        // The same server's credentials go with it; another server's never do.
+        if RequestProfile.origin(of: url) == RequestProfile.origin(of: store.subscription.url) {
+            subscription.credentials = store.subscription.credentials
+            subscription.certificateAuthorities = store.subscription.certificateAuthorities
+        }
+        do {
+            try subscribe(subscription)
+            browseLevels[index].state.message = "Subscribed as \(name): it is on the newsstand from the next start."
+        } catch {
+            browseLevels[index].state.message = error.message
+        }
+    }
+
+    private func handleBrowseMouse(_ action: MouseAction, x: Int, y: Int) {
+        guard !browseLevels.isEmpty else { return }
+        let index = browseLevels.count - 1
+        let count = browseLevels[index].items.count
+        switch action {
+        case .scrollUp: _ = handleMovement(.up, selected: &browseLevels[index].state.selected, count: count)
+        case .scrollDown: _ = handleMovement(.down, selected: &browseLevels[index].state.selected, count: count)
+        case .click, .doubleClick:
+            guard let item = layout.itemIndex(atX: x, y: y, firstRow: browseLevels[index].state.firstRow), item < count else { return }
+            browseLevels[index].state.selected = item
+            if action == .doubleClick { handleBrowseKey(.enter) }
         }
     }
 }

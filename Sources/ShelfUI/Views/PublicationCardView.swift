@@ -24,6 +24,18 @@ struct PublicationCardView: ShelfCard {
             buffer.write(line, x: inner.x, y: y, style: theme.title, clip: inner)
             y += 1
         }
+        if let folder = item.folder {
+            let (kind, action): (String, String) = switch folder.kind {
+            case .sections: ("sections", "Enter ›")
+            case .issues: ("issues · + subscribes", "Enter ›")
+            case .unknown: ("a feed", "Enter ›")
+            case .issue: ("an issue", "")
+            }
+            buffer.write(DisplayWidth.truncate(kind, to: inner.width), x: inner.x, y: inner.y + CardView.coverRows + 2, style: theme.dim, clip: inner)
+            let (text, offset) = TextLayout.center(DisplayWidth.truncate(action, to: inner.width), width: inner.width)
+            buffer.write(text, x: inner.x + offset, y: inner.y + CardView.coverRows + 3, style: theme.dim, clip: inner)
+            return
+        }
         var counts = "\(item.downloadedCount) of \(item.issueCount) kept"
         if item.unreadCount > 0 { counts = "\(item.unreadCount) unread · " + counts }
         buffer.write(DisplayWidth.truncate(counts, to: inner.width), x: inner.x, y: inner.y + CardView.coverRows + 2,

@@ -32,6 +32,32 @@ public struct PublicationItem: Sendable, Equatable {
     /// The newest issue's title, for the details pane.
     public var newestTitle: String?
     public var newestDate: Date?
+    /// Set when the card is a section of a server's feed (browsing), not a subscription.
+    public var folder: Folder?
+
+    /// What a section of a feed leads to.
+    public struct Folder: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// More sections.
+            case sections
+            /// A list of issues: a feed to subscribe to.
+            case issues
+            /// The feed does not say.
+            case unknown
+            /// One issue (a search result).
+            case issue
+        }
+        public var kind: Kind
+        /// The address, secrets masked, for the details pane.
+        public var address: String
+        public var summary: String?
+
+        public init(kind: Kind, address: String, summary: String? = nil) {
+            self.kind = kind
+            self.address = address
+            self.summary = summary
+        }
+    }
 
     public init(name: String, title: String, cover: CoverImage? = nil, issueCount: Int, newCount: Int = 0, unreadCount: Int = 0,
                 downloadedCount: Int = 0, condition: Condition, newestTitle: String? = nil, newestDate: Date? = nil) {

@@ -100,6 +100,10 @@ public struct ShelfModel: Sendable, Equatable {
     public var screen = ShelfScreenKind.issues
     /// New issues across every publication (the newsstand view's header).
     public var newTotal = 0
+    /// A browsed feed is still being fetched.
+    public var isLoading = false
+    /// What the browse screen's header says on the right (its sections and issues).
+    public var headerNote: String?
 
     public init(catalogTitle: String? = nil, status: String = "") {
         self.catalogTitle = catalogTitle
@@ -115,4 +119,6 @@ public enum ShelfScreenKind: Sendable, Equatable {
     case issues
     /// New issues of every publication, newest first.
     case new
+    /// A server's feed walked as folders: its sections, or a search's results.
+    case browse
 }

@@ -74,6 +74,9 @@ public struct ShelfScreen {
         case .new:
             title = " newsstand · New"
             right = "\(itemCount) of \(model.totalCount) · sort: \(state.sort.rawValue)"
+        case .browse:
+            title = " newsstand · Browse" + (model.catalogTitle.map { " · " + $0 } ?? "")
+            right = model.headerNote ?? Formatting.count(model.totalCount, "section")
         }
         if !state.filter.isEmpty && !state.isEditingFilter { right += " · filter: " + state.filter }
         right += " "
@@ -85,7 +88,7 @@ public struct ShelfScreen {
     }
 
     private func renderGrid(into buffer: inout Buffer) {
-        if model.screen == .newsstand {
+        if model.screen == .newsstand || model.screen == .browse {
             renderPublications(into: &buffer)
             return
         }
@@ -101,7 +104,12 @@ public struct ShelfScreen {
     }
 
     private func renderPublications(into buffer: inout Buffer) {
-        let empty = model.totalCount == 0 ? "No subscriptions: newsstand subscribe URL adds one." : "No publication matches “\(state.filter)”."
+        let empty: String
+        if model.screen == .browse {
+            empty = model.isLoading ? "Loading…" : "Nothing here: no sections, no issues."
+        } else {
+            empty = model.totalCount == 0 ? "No subscriptions: newsstand subscribe URL adds one." : "No publication matches “\(state.filter)”."
+        }
         renderCards(visiblePublications, empty: empty, into: &buffer) { item, selected in
             PublicationCardView(item: item, isSelected: selected, theme: theme)
         }
@@ -148,7 +156,50 @@ public struct ShelfScreen {
         return lines
     }
 
+    private func folderLines(_ item: PublicationItem, _ folder: PublicationItem.Folder, width: Int) -> [(String, Style)] {
+        var lines: [(String, Style)] = []
+        for line in TextLayout.wrap(item.title, width: width, lines: 2) { lines.append((line, theme.title)) }
+        let kind: String = switch folder.kind {
+        case .sections: "Sections: Enter opens them"
+        case .issues: "Issues: + subscribes to this feed"
+        case .unknown: "A feed: Enter opens it"
+        case .issue: "An issue of the server"
+        }
+        lines.append((kind, .plain))
+        lines.append(("", .plain))
+        var rest = Substring(folder.address)
+        while !rest.isEmpty {
+            lines.append((String(rest.prefix(width)), theme.dim))
+            rest = rest.dropFirst(width)
+        }
+        if let summary = folder.summary, !summary.isEmpty {
+            lines.append(("", .plain))
+            for line in TextLayout.wrap(summary, width: width, lines: 4) { lines.append((line, .plain)) }
+        }
+        return lines
+    }
+
     private func renderDetails(into buffer: inout Buffer, area: Rect) {
+        if model.screen == .browse {
+            guard let item = selectedPublication, let folder = item.folder else { return }
+            let lines = folderLines(item, folder, width: max(1, area.width - 4))
+            if area.height > 4 {
+                buffer.box(area, style: theme.border)
+                buffer.write(" Section ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
+                let inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
+                for (offset, line) in lines.prefix(inner.height).enumerated() {
+                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+                }
+            } else {
+                let inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
+                buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
+                let rows = [("", Style.plain), (item.title, theme.title), lines[min(lines.count - 1, 1)]]
+                for (offset, line) in rows.prefix(inner.height).enumerated() {
+                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+                }
+            }
+            return
+        }
         if model.screen == .newsstand {
             guard let publication = selectedPublication else { return }
             if area.height > 4 {
@@ -266,10 +317,10 @@ public struct ShelfScreen {
         guard !area.isEmpty else { return }
         if state.isEditingFilter {
             buffer.fill(area)
-            let prompt = "/" + state.filter
+            let prompt = (model.screen == .browse ? "search the server: " : "/") + state.filter
             let used = buffer.write(prompt, x: 0, y: area.y, style: .plain, clip: area)
             buffer.set(min(used, area.width - 1), area.y, Cell(" ", style: Style(reverse: true)))
-            let hint = "  Enter keep · Esc clear"
+            let hint = model.screen == .browse ? "  Enter search · Esc cancel" : "  Enter keep · Esc clear"
             if used + 1 + DisplayWidth.of(hint) <= area.width {
                 buffer.write(hint, x: used + 1, y: area.y, style: theme.dim, clip: area)
             }
@@ -307,6 +358,17 @@ public struct ShelfScreen {
             let names = ["enter": "Enter", "escape": "Esc", "backspace": "Backspace", "delete": "Delete", "space": "Space", "tab": "Tab"]
             return (settings.keys[action] ?? []).map { names[$0] ?? $0 }.joined(separator: " / ")
         }
+        if screen == .browse {
+            return [
+                ("← ↓ ↑ → h j k l", "move"),
+                (keys(.open), "open the section"),
+                (keys(.subscribe), "subscribe to the section under the cursor"),
+                (keys(.filter), "search the server (where its feed offers it)"),
+                (keys(.back), "up one level, then back"),
+                (keys(.help), "this help"),
+                (keys(.quit), "quit (downloads resume next time)"),
+            ]
+        }
         if screen == .newsstand {
             return [
                 ("← ↓ ↑ → h j k l", "move"),
@@ -314,6 +376,7 @@ public struct ShelfScreen {
                 (keys(.newIssues), "new issues of every publication"),
                 (keys(.refresh) + " · " + keys(.refreshAll), "refresh this publication · all of them"),
                 (keys(.markAllRead), "mark all of its issues read"),
+                (keys(.browse), "browse its server's sections"),
                 (keys(.filter), "filter by title (Enter keeps, Esc clears)"),
                 (keys(.help), "this help"),
                 (keys(.quit), "quit (downloads resume next time)"),
@@ -331,6 +394,7 @@ public struct ShelfScreen {
             (keys(.toggleRead) + " · " + keys(.togglePin), "mark read or unread · pin or unpin"),
             (keys(.markAllRead), "mark all of them read"),
             (keys(.refresh), "refresh the catalog"),
+            (keys(.browse), "browse the server's sections"),
             (keys(.help), "this help"),
             (keys(.back), "back to the newsstand"),
             (keys(.quit), "quit (downloads resume next time)"),

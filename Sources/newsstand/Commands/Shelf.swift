@@ -27,7 +27,11 @@ extension NewsstandCommand {
                 } catch {
                     throw CommandFailure(error.message)
                 }
-                let controller = ShelfController(newsstand: newsstand, store: store, terminal: terminal, settings: settings)
+                let path = NewsstandOptions.configPath
+                // The shelf's + on a browsed section adds it to the same file `subscribe` edits.
+                let controller = ShelfController(newsstand: newsstand, store: store, terminal: terminal, settings: settings) {
+                    (subscription: Subscription) throws(NewsstandError) in try ConfigEditor(path: path).add(subscription)
+                }
                 let status = controller.run()
                 if status != 0 { throw ExitCode(status) }
             }
