@@ -122,4 +122,44 @@ final class NewsstandTerminalTests: XCTestCase {
         try shelf.send("q")
         XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
     }
+
+    func testWalkACalibreServerAsFoldersAndSubscribeToASection() throws {
+        server.serve("/opds", .init(body: Fixtures.feed("calibre-root.xml"), contentType: "application/atom+xml"))
+        server.serve("/opds/navcatalog/4f6e6577657374", .init(body: Fixtures.feed("calibre-newest-1.xml"), contentType: "application/atom+xml"))
+        server.serve("/opds/navcatalog/4f6e6577657374?offset=2", .init(body: Fixtures.feed("calibre-newest-2.xml"), contentType: "application/atom+xml"))
+        let configPath = folder.path + "/config/newsstand/config.toml"
+        let config = """
+            [subscriptions.calibre]
+            url = "\(server.url("/opds").absoluteString)"
+
+            [subscriptions.weekly]
+            url = "\(server.url("/weekly/catalog.plist").absoluteString)"
+            """
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let shelf = try TmuxSession([CommandRunner.executable], environment: environment, width: 110, height: 32)
+        XCTAssertTrue(shelf.waitFor("2 publications"), shelf.screen())
+        XCTAssertTrue(shelf.waitFor("calibre Library"), shelf.screen())
+        // The calibre card is first (its title sorts first); its catalog is sections, so Enter browses.
+        try shelf.send("Home", "Enter")
+        XCTAssertTrue(shelf.waitFor("Browse"), shelf.screen())
+        XCTAssertTrue(shelf.waitFor("By Author"), shelf.screen())
+        XCTAssertTrue(shelf.screen().contains("3 sections"), shelf.screen())
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("0 sections · 2 issues"), "one page of the section: \(shelf.screen())")
+        XCTAssertTrue(shelf.screen().contains("Byte Review"), shelf.screen())
+        try shelf.send("BSpace")
+        XCTAssertTrue(shelf.waitFor("3 sections"), shelf.screen())
+        try shelf.send("+")
+        XCTAssertTrue(shelf.waitFor("Subscribed as 4f6e6577657374"), shelf.screen())
+        try shelf.send("Escape")
+        XCTAssertTrue(shelf.waitFor("2 publications"), shelf.screen())
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+        let written = try String(contentsOfFile: configPath, encoding: .utf8)
+        XCTAssertTrue(written.hasPrefix(config), "the hand-written part is kept: \(written)")
+        XCTAssertTrue(written.contains("[subscriptions.4f6e6577657374]"), written)
+        XCTAssertTrue(written.contains(server.url("/opds/navcatalog/4f6e6577657374").absoluteString), written)
+        let list = try CommandRunner(folder: folder).run("list", "--json", "--subscription", "4f6e6577657374")
+        XCTAssertTrue(list.output.contains("urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a03"), list.output + list.error)
+    }
 }
