@@ -15,7 +15,7 @@ struct NewsstandCommand: ParsableCommand {
             Issues are kept under $XDG_DATA_HOME/newsstand, catalogs cached under $XDG_CACHE_HOME/newsstand,
             the log of unattended runs in $XDG_STATE_HOME/newsstand/newsstand.log.
             """,
-        version: "0.6.0",
+        version: "0.7.0",
         subcommands: [
             Shelf.self, List.self, Refresh.self, Download.self, Covers.self, Open.self, Delete.self,
             Subscribe.self, Unsubscribe.self, Subscriptions.self, Browse.self, Search.self, Mark.self, Usage.self, Sync.self,

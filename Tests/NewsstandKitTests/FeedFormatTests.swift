@@ -281,3 +281,40 @@ extension FeedFuzzRegressionTests {
         XCTAssertEqual(ContentDisposition.fileName("attachment; filename=\"a\\\"b.pdf\""), "a\"b.pdf")
     }
 }
+
+/// The cached form of a feed: every field reads back as it was.
+final class CatalogSnapshotTests: XCTestCase {
+    func testEveryFieldAndAwkwardTextReadBack() throws {
+        let awkward = "A & B <i>x</i> ]]> \u{1B}[31m red \u{7} tab\there é 夏 🙂 \r\n end"
+        let entries = [
+            CatalogEntry(CatalogEntry.Fields(
+                id: "urn:uuid:1 & <2>", title: awkward, releaseDate: Date(timeIntervalSince1970: 1_794_556_800.75),
+                coverAddress: "data:image/png;base64,iVBORw0KGgo=",
+                acquisition: Acquisition(address: "http://127.0.0.1:8080/get/pdf/1?x=1&y=2", mediaType: .hpub, size: 41234,
+                                         sha256: String(repeating: "ab", count: 32)),
+                isFree: false, summary: awkward, price: "4.50 EUR", authors: "A. Writer, B. Artist")),
+            CatalogEntry(CatalogEntry.Fields(id: "plain", title: "Plain", acquisition: Acquisition(address: "http://127.0.0.1/p.cbz", mediaType: .cbz))),
+        ]
+        let catalog = Catalog(title: "Feed & <Co>", entries: entries)
+        let data = try CatalogSnapshot.data(of: catalog)
+        let back = try CatalogDecoder().decode(data, baseURL: URL(string: "http://127.0.0.1:8080/feed")!)
+        XCTAssertEqual(back.title, "Feed & <Co>")
+        XCTAssertEqual(back.warnings, [])
+        XCTAssertEqual(back.entries.count, 2)
+        let first = back.entries[0]
+        XCTAssertEqual(first.id, "urn:uuid:1 & <2>")
+        XCTAssertEqual(first.title, awkward)
+        XCTAssertEqual(first.summary, awkward)
+        XCTAssertEqual(first.releaseDate, Date(timeIntervalSince1970: 1_794_556_800), "whole seconds")
+        XCTAssertEqual(first.coverAddress, "data:image/png;base64,iVBORw0KGgo=")
+        XCTAssertEqual(first.downloadAddress, "http://127.0.0.1:8080/get/pdf/1?x=1&y=2")
+        XCTAssertEqual(first.mediaType, .hpub)
+        XCTAssertEqual(first.size, 41234)
+        XCTAssertEqual(first.sha256, String(repeating: "ab", count: 32))
+        XCTAssertFalse(first.isFree)
+        XCTAssertEqual(first.price, "4.50 EUR")
+        XCTAssertEqual(first.authors, "A. Writer, B. Artist")
+        XCTAssertEqual(back.entries[1].mediaType, .cbz, "the media type, not the extension's guess, is kept")
+        XCTAssertNil(back.entries[1].releaseDate)
+    }
+}
