@@ -58,11 +58,11 @@ python3 -c 'import sys; sys.stdout.buffer.write(b"%PDF-1.4\n" + bytes(33000 - 9)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$feeds" >/dev/null 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 50); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $port))" 2>/dev/null && break; sleep 0.1; done
 subscribed=$(clean_env "$bin" subscribe "http://127.0.0.1:$port/feed.rss" --name zine 2>&1) || fail "subscribing to an RSS feed: $subscribed"
 grep -q "Zine Weekly, 2 issues (RSS 2.0)" <<<"$subscribed" || fail "the RSS feed was not read: $subscribed"
-kill $server
+kill $server; wait $server 2>/dev/null || true
 offline=$(clean_env "$bin" list --offline --subscription zine 2>&1) || fail "the cached feed does not list offline: $offline"
 grep -q "zine-42" <<<"$offline" || fail "the cached feed lost its issues: $offline"
 ok "an RSS feed over HTTP subscribes, is cached, and lists offline"
