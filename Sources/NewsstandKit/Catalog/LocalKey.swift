@@ -13,12 +13,54 @@ public enum LocalKey {
     /// The key for a publisher's ID.
     public static func make(for id: String) -> String {
         if isValid(id) { return id }
-        // The stem: the ID's last segment (after `:` or `/`), letters and digits only.
+        let hash = hexPrefix(SHA256.hash(data: Data(id.utf8)))
+        var utf8 = id.utf8
+        if let stem = utf8.withContiguousStorageIfAvailable(asciiStem) ?? nil {
+            return (stem.isEmpty ? "issue" : stem) + "-" + hash
+        }
+        // Not ASCII: by Characters, as keys have always been made (a key names a folder on disk).
         let tail = id.split(whereSeparator: { $0 == ":" || $0 == "/" }).last.map(String.init) ?? ""
         let stem = String(tail.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
             .prefix(40).map(Character.init)).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
-        let hash = SHA256.hash(data: Data(id.utf8)).prefix(5).map { String(format: "%02x", $0) }.joined()
         return (stem.isEmpty ? "issue" : stem) + "-" + hash
+    }
+
+    /// The stem of an ASCII ID, byte by byte (a catalog of 10,000 `urn:uuid:` IDs spent half its
+    /// load in the Character-based path): the last segment after `:` or `/`, its letters,
+    /// digits and `-`, at most 40 of them, without `-` at either end. Nil when not ASCII.
+    private static func asciiStem(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var end = bytes.count
+        // The last non-empty segment.
+        while end > 0, bytes[end - 1] == UInt8(ascii: ":") || bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        var start = end
+        while start > 0, bytes[start - 1] != UInt8(ascii: ":"), bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+        var kept: [UInt8] = []
+        kept.reserveCapacity(40)
+        for byte in bytes[start..<end] where kept.count < 40 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"):
+                kept.append(byte)
+            default:
+                break
+            }
+        }
+        var first = 0, last = kept.count
+        while first < last, kept[first] == UInt8(ascii: "-") { first += 1 }
+        while last > first, kept[last - 1] == UInt8(ascii: "-") { last -= 1 }
+        return String(decoding: kept[first..<last], as: UTF8.self)
+    }
+
+    private static func hexPrefix(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(10)
+        for byte in digest.prefix(5) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Whether a text may be a folder name in the library.

@@ -33,8 +33,12 @@ public enum MediaType: String, Sendable, CaseIterable {
 
     /// The type of a media type string (parameters ignored), or nil when it is none of ours.
     public init?(mimeType: String) {
-        let bare = mimeType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        switch bare {
+        // Without Foundation's trimming: this runs for every entry of a feed.
+        var bare = Substring(mimeType)
+        if let semicolon = bare.firstIndex(of: ";") { bare = bare[..<semicolon] }
+        while bare.first == " " || bare.first == "\t" { bare = bare.dropFirst() }
+        while bare.last == " " || bare.last == "\t" { bare = bare.dropLast() }
+        switch bare.lowercased() {
         case "application/pdf", "application/x-pdf": self = .pdf
         case "application/epub+zip": self = .epub
         case "application/vnd.comicbook+zip", "application/x-cbz": self = .cbz
