@@ -54,15 +54,37 @@ public enum CatalogSnapshot {
         }
 
         mutating func pair(_ key: String, date: Date) {
-            // Whole seconds in UTC, the form the property-list reader takes.
+            // Whole seconds in UTC, the form the property-list reader takes; digits written here
+            // (String(format:) was a tenth of caching a feed).
             var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
             var parts = tm()
             gmtime_r(&seconds, &parts)
-            let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                              Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
             raw("<key>")
             escaped(key)
-            raw("</key><date>" + text + "</date>")
+            raw("</key><date>")
+            digits(Int(parts.tm_year) + 1900, 4)
+            bytes.append(UInt8(ascii: "-"))
+            digits(Int(parts.tm_mon) + 1, 2)
+            bytes.append(UInt8(ascii: "-"))
+            digits(Int(parts.tm_mday), 2)
+            bytes.append(UInt8(ascii: "T"))
+            digits(Int(parts.tm_hour), 2)
+            bytes.append(UInt8(ascii: ":"))
+            digits(Int(parts.tm_min), 2)
+            bytes.append(UInt8(ascii: ":"))
+            digits(Int(parts.tm_sec), 2)
+            raw("Z</date>")
+        }
+
+        mutating func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = max(0, value)
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8((rest / divisor) % 10))
+                rest %= divisor
+                divisor /= 10
+            }
         }
 
         /// Markup characters as references; control characters (which XML cannot hold as they

@@ -20,20 +20,34 @@ public struct FeedValidator: Sendable {
     static let maximumSummary = 4_000
 
     public func catalog(from pages: [FeedPage], remarks: [String] = []) -> Catalog {
-        var results: [Result<CatalogEntry, CatalogWarning>] = []
+        // Every entry with its page's resolver and its place in the whole feed, then checked on
+        // every core: entries are independent.
+        var work: [(entry: FeedEntry, index: Int, page: Int)] = []
+        var resolvers: [URLResolver] = []
         var withoutDownload = 0
         var offset = 0
-        for page in pages {
-            let resolver = URLResolver(base: page.url)
+        for (number, page) in pages.enumerated() {
+            resolvers.append(URLResolver(base: page.url))
             withoutDownload += page.itemsWithoutDownload
-            for entry in page.entries {
-                switch check(entry, index: offset + entry.index, resolver: resolver) {
-                case .entry(let checked): results.append(.success(checked))
+            for entry in page.entries { work.append((entry, offset + entry.index, number)) }
+            offset += (page.entries.map(\.index).max() ?? -1) + 1
+        }
+        let (items, pageResolvers) = (work, resolvers)
+        let checked = Pieces.map(items.count) { range, _ in
+            range.map { position in
+                check(items[position].entry, index: items[position].index, resolver: pageResolvers[items[position].page])
+            }
+        }
+        var results: [Result<CatalogEntry, CatalogWarning>] = []
+        results.reserveCapacity(work.count)
+        for piece in checked {
+            for outcome in piece {
+                switch outcome {
+                case .entry(let entry): results.append(.success(entry))
                 case .warning(let warning): results.append(.failure(warning))
                 case .nothingToDownload: withoutDownload += 1
                 }
             }
-            offset += (page.entries.map(\.index).max() ?? -1) + 1
         }
         var catalog = Catalog.assemble(title: pages.first?.title.map(Self.clean), results: results)
         catalog.format = pages.first?.format ?? .propertyList
@@ -44,7 +58,7 @@ public struct FeedValidator: Sendable {
         return catalog
     }
 
-    private enum Checked {
+    private enum Checked: Sendable {
         case entry(CatalogEntry)
         case warning(CatalogWarning)
         case nothingToDownload
@@ -116,6 +130,16 @@ public struct FeedValidator: Sendable {
         return bare == "application/octet-stream" || bare == "binary/octet-stream" || bare.isEmpty
     }
 
+    private static func isCleanASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return bytes.isEmpty }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte >= 0x80 || byte < 0x20 || (byte == 0x20 && previous == 0x20) { return false }
+            previous = byte
+        }
+        return true
+    }
+
     /// A `data:image/…` cover small enough to keep, as written.
     private func inlineCover(_ candidate: String) -> String? {
         guard candidate.utf8.starts(with: "data:image/".utf8) else { return nil }
@@ -126,6 +150,10 @@ public struct FeedValidator: Sendable {
 
     /// Text with runs of white space (line breaks and tabs included) made one space, and trimmed.
     static func clean(_ text: String) -> String {
+        // Most titles are ASCII with single spaces: checked byte by byte and kept as they are
+        // (Unicode's white-space property cost a fifth of reading a feed).
+        var utf8 = text.utf8
+        if utf8.withContiguousStorageIfAvailable(isCleanASCII) == true { return text }
         var output = ""
         output.reserveCapacity(text.utf8.count)
         var pendingSpace = false
