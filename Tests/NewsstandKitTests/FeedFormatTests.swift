@@ -305,7 +305,7 @@ final class CatalogSnapshotTests: XCTestCase {
         XCTAssertEqual(first.id, "urn:uuid:1 & <2>")
         XCTAssertEqual(first.title, awkward)
         XCTAssertEqual(first.summary, awkward)
-        XCTAssertEqual(first.releaseDate, Date(timeIntervalSince1970: 1_794_556_800), "whole seconds")
+        XCTAssertEqual(first.releaseDate, Date(timeIntervalSince1970: 1_794_556_800.75), "to the fraction of a second")
         XCTAssertEqual(first.coverAddress, "data:image/png;base64,iVBORw0KGgo=")
         XCTAssertEqual(first.downloadAddress, "http://127.0.0.1:8080/get/pdf/1?x=1&y=2")
         XCTAssertEqual(first.mediaType, .hpub)
@@ -316,6 +316,36 @@ final class CatalogSnapshotTests: XCTestCase {
         XCTAssertEqual(first.authors, "A. Writer, B. Artist")
         XCTAssertEqual(back.entries[1].mediaType, .cbz, "the media type, not the extension's guess, is kept")
         XCTAssertNil(back.entries[1].releaseDate)
+        XCTAssertEqual(first.localKey, LocalKey.make(for: "urn:uuid:1 & <2>"))
+    }
+
+    func testALargeSnapshotIsAValidBinaryPropertyList() throws {
+        // Over 255 and 65,535 objects: references and offsets in two and three or four bytes.
+        let entries = (0..<7000).map { number in
+            CatalogEntry(CatalogEntry.Fields(
+                id: "urn:uuid:\(number)", title: "Issue \(number) — été", releaseDate: Date(timeIntervalSince1970: Double(number) * 86_400),
+                acquisition: Acquisition(address: "http://127.0.0.1/\(number).pdf", mediaType: .pdf, size: Int64(number)),
+                isFree: number % 2 == 0, summary: String(repeating: "s", count: number % 40)))
+        }
+        let data = try CatalogSnapshot.data(of: Catalog(title: "Big", entries: entries))
+        XCTAssertTrue(data.starts(with: Array("bplist00".utf8)))
+        // Foundation's reader agrees it is a property list.
+        let parsed = try XCTUnwrap(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+        XCTAssertEqual((parsed["Issues"] as? [Any])?.count, 7000)
+        let back = try CatalogDecoder().decode(data, baseURL: URL(string: "http://127.0.0.1/feed")!)
+        XCTAssertEqual(back.entries.map(\.id), entries.map(\.id))
+        XCTAssertEqual(back.entries.map(\.title), entries.map(\.title))
+        XCTAssertEqual(back.entries.map(\.size), entries.map(\.size))
+        XCTAssertEqual(back.entries.map(\.releaseDate), entries.map(\.releaseDate))
+        XCTAssertEqual(back.entries.map(\.isFree), entries.map(\.isFree))
+        XCTAssertEqual(back.entries.map(\.summary), entries.map { $0.summary })
+    }
+
+    func testAGivenLocalKeyIsUsedOnlyWhenItIsSafe() throws {
+        let catalog = Fixtures.catalog([["ID": "a:b", "Local key": "../../etc", "Title": "T", "Download URL": "x.pdf"],
+                                        ["ID": "c:d", "Local key": "kept-key", "Title": "T", "Download URL": "y.pdf"]])
+        let back = try CatalogDecoder().decode(catalog, baseURL: URL(string: "http://127.0.0.1/c.plist")!)
+        XCTAssertEqual(back.entries.map(\.localKey), [LocalKey.make(for: "a:b"), "kept-key"])
     }
 }
 

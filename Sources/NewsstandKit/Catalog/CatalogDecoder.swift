@@ -136,7 +136,7 @@ public struct CatalogDecoder: Sendable {
 
     /// The keys an issue dictionary may have.
     private enum Key: Int, CaseIterable {
-        case id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary, mediaType, price, authors
+        case id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary, mediaType, price, authors, localKey
 
         init?(_ key: String) {
             var key = key
@@ -162,6 +162,7 @@ public struct CatalogDecoder: Sendable {
             case (10, UInt8(ascii: "M")) where matches("Media type"): self = .mediaType
             case (5, UInt8(ascii: "P")) where matches("Price"): self = .price
             case (7, UInt8(ascii: "A")) where matches("Authors"): self = .authors
+            case (9, UInt8(ascii: "L")) where matches("Local key"): self = .localKey
             default: return nil
             }
         }
@@ -169,7 +170,7 @@ public struct CatalogDecoder: Sendable {
 
     /// An issue's values by key; a repeated key keeps its last value.
     private struct RawFields {
-        var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary, mediaType, price, authors: PropertyListValue?
+        var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary, mediaType, price, authors, localKey: PropertyListValue?
 
         mutating func set(_ key: Key, _ value: PropertyListValue) {
             switch key {
@@ -185,6 +186,7 @@ public struct CatalogDecoder: Sendable {
             case .mediaType: mediaType = value
             case .price: price = value
             case .authors: authors = value
+            case .localKey: localKey = value
             }
         }
     }
@@ -275,8 +277,11 @@ public struct CatalogDecoder: Sendable {
             // catalog served before other formats existed.
             let acquisition = Acquisition(
                 address: download, mediaType: type ?? MediaType(address: download) ?? .pdf, size: bytes, sha256: digest)
+            // A cache's snapshot names each key beside its ID; any key given is still checked.
+            var key: String?
+            if case .string(let given)? = fields.localKey, LocalKey.isValid(given) { key = given }
             return .success(CatalogEntry(CatalogEntry.Fields(
-                id: issueID, title: issueTitle, releaseDate: date, coverAddress: cover, acquisition: acquisition,
+                id: issueID, localKey: key, title: issueTitle, releaseDate: date, coverAddress: cover, acquisition: acquisition,
                 isFree: isFree, summary: text, price: optional.price, authors: optional.authors)))
         }
     }
