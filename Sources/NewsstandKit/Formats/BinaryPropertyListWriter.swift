@@ -21,7 +21,7 @@ struct BinaryPropertyListWriter {
     private var output: [UInt8] = Array("bplist00".utf8)
     /// Where each object starts, by its index.
     private var offsets: [Int] = []
-    /// Strings written once and referred to from everywhere (dictionary keys repeat in every issue).
+    /// Short strings written once and referred to from everywhere.
     private var strings: [String: Int] = [:]
     /// Bytes per object reference, from an upper bound on the number of objects.
     private let referenceSize: Int
@@ -53,7 +53,10 @@ struct BinaryPropertyListWriter {
     private mutating func add(_ value: Value) -> Int {
         switch value {
         case .string(let string):
-            if let known = strings[string] { return known }
+            // Keys and short values (media types) repeat in every issue and are written once;
+            // titles and URLs are nearly all different, and hashing them cost a fifth of a refresh.
+            let shared = string.utf8.count <= 24
+            if shared, let known = strings[string] { return known }
             let index = begin()
             if string.utf8.allSatisfy({ $0 < 0x80 }) {
                 marker(0x50, count: string.utf8.count)
@@ -66,7 +69,7 @@ struct BinaryPropertyListWriter {
                     output.append(UInt8(unit & 0xFF))
                 }
             }
-            strings[string] = index
+            if shared { strings[string] = index }
             return index
         case .integer(let value):
             let index = begin()
