@@ -276,7 +276,8 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(harness.waitUntilFinished(issue), .downloaded(path: store.library.filePath(for: "a", as: .pdf)))
         XCTAssertTrue(harness.server.requests(for: "/issues/a.pdf").count == 1)
         let names = try FileManager.default.contentsOfDirectory(atPath: store.library.folder(for: "a"))
-        XCTAssertEqual(names.filter { !$0.hasSuffix(".lock") }, ["a.pdf"])
+        XCTAssertEqual(names.filter { !$0.hasSuffix(".lock") }.sorted(), ["a.pdf", "a.server-name"])
+        XCTAssertEqual(store.library.serverFileName(for: "a"), "escaped2.pdf", "kept to be shown: its last component only, never a path")
         let everything = FileManager.default.enumerator(atPath: harness.folder.path)?.allObjects as? [String] ?? []
         XCTAssertFalse(everything.contains { $0.contains("escaped") }, "\(everything)")
     }
