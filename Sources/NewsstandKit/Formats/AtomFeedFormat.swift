@@ -21,12 +21,7 @@ public struct AtomFeedFormat: CatalogFormat {
         } else {
             shaped = false
         }
-        switch (typed, shaped) {
-        case (true, true): return .certain
-        case (false, true): return .byContent
-        case (true, false): return sniff.shape == .unknown ? .byContentType : .no
-        case (false, false): return .no
-        }
+        return Recognition(typed: typed, shaped: shaped, sniff: sniff)
     }
 
     public func read(_ data: Data, url: URL, limits: FeedLimits) throws(NewsstandError) -> FeedPage {

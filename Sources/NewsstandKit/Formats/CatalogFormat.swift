@@ -29,6 +29,17 @@ public enum Recognition: Int, Comparable, Sendable {
     case certain = 3
 
     public static func < (lhs: Recognition, rhs: Recognition) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// From whether the Content-Type names the format and whether the first bytes have its shape:
+    /// a type alone counts only when the bytes say nothing (an XML root of another kind wins).
+    public init(typed: Bool, shaped: Bool, sniff: DocumentSniff) {
+        switch (typed, shaped) {
+        case (true, true): self = .certain
+        case (false, true): self = .byContent
+        case (true, false): self = sniff.shape == .unknown ? .byContentType : .no
+        case (false, false): self = .no
+        }
+    }
 }
 
 /// The formats a catalog can be in, by the name shown to a person and kept in the cache.

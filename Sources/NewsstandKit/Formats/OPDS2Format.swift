@@ -13,12 +13,7 @@ public struct OPDS2Format: CatalogFormat {
         if case .jsonObject(let keys) = sniff.shape {
             shaped = keys.contains("metadata") && (keys.contains("publications") || keys.contains("navigation") || keys.contains("groups") || keys.contains("links"))
         }
-        switch (typed, shaped) {
-        case (true, true): return .certain
-        case (false, true): return .byContent
-        case (true, false): return sniff.shape == .unknown ? .byContentType : .no
-        case (false, false): return .no
-        }
+        return Recognition(typed: typed, shaped: shaped, sniff: sniff)
     }
 
     public func read(_ data: Data, url: URL, limits: FeedLimits) throws(NewsstandError) -> FeedPage {

@@ -14,12 +14,7 @@ public struct RSSFeedFormat: CatalogFormat {
         let typed = contentType.map { $0.lowercased().contains("rss+xml") } ?? false
         var shaped = false
         if case .xml(let root, _) = sniff.shape { shaped = root == "rss" }
-        switch (typed, shaped) {
-        case (true, true): return .certain
-        case (false, true): return .byContent
-        case (true, false): return sniff.shape == .unknown ? .byContentType : .no
-        case (false, false): return .no
-        }
+        return Recognition(typed: typed, shaped: shaped, sniff: sniff)
     }
 
     public func read(_ data: Data, url: URL, limits: FeedLimits) throws(NewsstandError) -> FeedPage {
