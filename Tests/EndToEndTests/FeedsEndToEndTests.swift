@@ -155,9 +155,26 @@ final class FeedsEndToEndTests: XCTestCase {
             XCTAssertFalse(text.contains(key) || text.contains("kavitakey"), text)
         }
         XCTAssertTrue(subscribe.output.contains("/api/opds/[redacted]/series/7"), subscribe.output)
+        // Nor does it reach the disk: the cached feed holds a stand-in, and offline it still downloads.
+        let cached = FileManager.default.enumerator(atPath: folder.path + "/cache")?.allObjects.compactMap { $0 as? String } ?? []
+        for file in cached {
+            let bytes = FileManager.default.contents(atPath: folder.path + "/cache/" + file) ?? Data()
+            XCTAssertNil(bytes.range(of: Data("kavitakey".utf8)), "\(file) holds the key")
+        }
+        XCTAssertFalse(cached.isEmpty)
         let name = try XCTUnwrap((list.object["subscriptions"] as? [[String: Any]])?.first?["name"] as? String)
         XCTAssertFalse(name.contains("kavitakey"), name)
         try downloadAndOpen("\(name)/301", expecting: issue)
+        // Offline, from the masked cache, the download URL is whole again.
+        XCTAssertEqual(try run("delete", "\(name)/301").status, 0)
+        try downloadAndOpen("\(name)/301", expecting: issue)
+        XCTAssertEqual(server.requests(for: "/api/opds/\(key)/series/7/volume/9/chapter/301/download/Retro%20Gamer%20251.pdf").count, 2)
+        let everything = FileManager.default.enumerator(atPath: folder.path)?.allObjects.compactMap { $0 as? String } ?? []
+        // The configuration holds the URL the reader gave; nothing newsstand writes holds the key.
+        for file in everything where !file.hasSuffix(".pdf") && !file.hasPrefix("config/") {
+            guard let bytes = FileManager.default.contents(atPath: folder.path + "/" + file) else { continue }
+            XCTAssertNil(bytes.range(of: Data("kavitakey".utf8)), "\(file) holds the key")
+        }
 
         // A failure names the URL without the key.
         server.serve("/api/opds/\(key)/series/7?pageNumber=1", .init(body: Data(), contentType: "text/html"))

@@ -147,7 +147,9 @@ final class DownloadQueue: Sendable {
 
         var offset = FileOps.regularFileSize(library.partPath(for: key, as: type)) ?? 0
         let info = library.readPartInfo(key: key, type: type)
-        if offset > 0 && (info?.url != entry.downloadAddress || entry.downloadURL.isFileURL) {
+        // The URL is recorded with any secret inside it (Kavita's key) masked: it never reaches the disk.
+        let recordedAddress = Redaction.redact(entry.downloadAddress, secrets: URLSecrets.secrets(in: store.subscription.url))
+        if offset > 0 && (info?.url != recordedAddress || entry.downloadURL.isFileURL) {
             // Bytes from another URL (or none recorded), or a local copy that is cheap to redo: start over.
             try? library.discardPart(key: key, type: type)
             offset = 0
@@ -159,7 +161,7 @@ final class DownloadQueue: Sendable {
         request.stallTimeout = policy.stallTimeout
 
         issue.setState(.downloading(DownloadProgress(received: offset, total: entry.size)))
-        let url = entry.downloadAddress
+        let url = recordedAddress
         let resumedFrom = offset
         let handlers = TransferHandlers(
             response: { response in

@@ -163,8 +163,15 @@ public final class Store: Sendable {
         do {
             // A feed is cached as the property list it was read into (``CatalogSnapshot``).
             var catalog = try configuration.decoder.decode(data, baseURL: subscription.url)
+            let secrets = URLSecrets.secrets(in: subscription.url)
+            if !secrets.isEmpty, info.format != nil, info.format != .propertyList {
+                guard CatalogSnapshot.unmask(&catalog, secrets: secrets) else {
+                    cache.setAside()
+                    return false
+                }
+            }
             catalog.format = info.format ?? .propertyList
-            catalog.search = info.search
+            catalog.search = info.search.flatMap { Self.unmasked($0, secrets: secrets) }
             _ = apply(catalog, source: .cache, fetchedAt: info.fetchedAt)
             setStatus(.ready(source: .cache, fetchedAt: info.fetchedAt))
             return true
@@ -174,10 +181,24 @@ public final class Store: Sendable {
         }
     }
 
+    private static func masked(_ search: FeedSearch, secrets: [String]) -> FeedSearch {
+        switch search {
+        case .template(let text): return .template(CatalogSnapshot.mask(text, secrets: secrets))
+        case .description(let text): return .description(CatalogSnapshot.mask(text, secrets: secrets))
+        }
+    }
+
+    private static func unmasked(_ search: FeedSearch, secrets: [String]) -> FeedSearch? {
+        switch search {
+        case .template(let text): return CatalogSnapshot.unmask(text, secrets: secrets).map(FeedSearch.template)
+        case .description(let text): return CatalogSnapshot.unmask(text, secrets: secrets).map(FeedSearch.description)
+        }
+    }
+
     /// Whether the cached copy may be used without asking the server: inside its max-age, or
     /// before the time a busy server asked to be left alone until.
     private func isFresh(_ info: CatalogCache.Info) -> Bool {
-        guard info.url == subscription.url.absoluteString else { return false }
+        guard info.url == subscription.displayAddress else { return false }
         let now = Date()
         return (info.freshUntil.map { $0 > now } ?? false) || (info.retryNotBefore.map { $0 > now } ?? false)
     }
@@ -213,7 +234,7 @@ public final class Store: Sendable {
         // Validators only for a copy that is shown, or (not reading it) one whose info is sound:
         // a copy that fails to decode is set aside by loadCache, and then has none.
         let info = cache.readInfo()
-        let cached = info?.url != url.absoluteString || (readingUnchanged && numberOfIssues == 0) ? nil : info
+        let cached = info?.url != subscription.displayAddress || (readingUnchanged && numberOfIssues == 0) ? nil : info
         let hasIssues = numberOfIssues > 0
         if respectingFreshness, let cached, isFresh(cached) {
             finishRefresh(.success(RefreshSummary(
@@ -338,12 +359,14 @@ public final class Store: Sendable {
                     // Relative links resolve against where the catalog came from after redirects.
                     let catalog = try readCatalog(data, url: response.url ?? url, contentType: response.contentType)
                     let info = CatalogCache.Info(
-                        url: url.absoluteString, etag: response.etag, lastModified: response.lastModified, fetchedAt: now,
+                        // The URL and search link as they may be shown: a key inside them stays off the disk.
+                        url: subscription.displayAddress, etag: response.etag, lastModified: response.lastModified, fetchedAt: now,
                         freshUntil: freshUntil, issueCount: catalog.entries.count, title: catalog.title,
-                        format: catalog.format, search: catalog.search)
+                        format: catalog.format, search: catalog.search.map { Self.masked($0, secrets: URLSecrets.secrets(in: url)) })
                     if catalog.format != .propertyList {
                         // Every page read, in one file: what an offline start opens.
-                        try FileOps.writeAtomically(try CatalogSnapshot.data(of: catalog), to: cache.downloadPath, mode: 0o600, durable: false)
+                        let snapshot = try CatalogSnapshot.data(of: catalog, masking: URLSecrets.secrets(in: subscription.url))
+                        try FileOps.writeAtomically(snapshot, to: cache.downloadPath, mode: 0o600, durable: false)
                     }
                     // Not being able to cache is no reason to refuse a good catalog.
                     try? cache.installDownload(info: info)
