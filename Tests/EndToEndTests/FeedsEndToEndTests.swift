@@ -273,7 +273,11 @@ final class FeedsEndToEndTests: XCTestCase {
         let endless = try run("subscribe", server.url("/endless?p=0").absoluteString, "--name", "endless")
         XCTAssertEqual(endless.status, 0, endless.error)
         XCTAssertTrue(endless.output.contains("100 issues (RSS 2.0)"), endless.output)
-        XCTAssertTrue(endless.error.contains("Read the first 100 pages"), endless.error)
+        XCTAssertTrue(endless.error.contains("Read the first 100 pages (100 entries) of the feed, its max_pages."), endless.error)
+        // The bound is the subscription's to set.
+        let short = try run("subscribe", server.url("/endless?p=1").absoluteString, "--name", "short", "--max-pages", "7")
+        XCTAssertTrue(short.output.contains("7 issues (RSS 2.0)"), short.output)
+        XCTAssertTrue(try String(contentsOfFile: folder.path + "/config/newsstand/config.toml", encoding: .utf8).contains("max_pages = 7"))
     }
 }
 

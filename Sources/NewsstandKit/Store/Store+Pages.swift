@@ -19,8 +19,10 @@ extension Store {
                 remarks.append("The feed's page \(pages.count) links back to an earlier page; stopped there.")
                 break
             }
-            guard pages.count < configuration.maximumPages, entries < configuration.maximumEntries else {
-                remarks.append("Read the first \(pages.count) pages (\(entries == 1 ? "1 entry" : "\(entries) entries")) of the feed, the most one refresh reads.")
+            let maximumPages = subscription.maxPages ?? configuration.maximumPages
+            guard pages.count < maximumPages, entries < configuration.maximumEntries else {
+                let bound = pages.count < maximumPages ? "the most entries one refresh reads" : "its max_pages"
+                remarks.append("Read the first \(pages.count) pages (\(entries == 1 ? "1 entry" : "\(entries) entries")) of the feed, \(bound).")
                 break
             }
             visited.insert(next)

@@ -107,6 +107,7 @@ public struct ConfigEditor {
         if let path = subscription.certificateAuthorities { lines.append("ca_file = \(quoted(path))") }
         if let jobs = subscription.jobs { lines.append("jobs = \(jobs)") }
         if let rate = subscription.limitRate { lines.append("limit_rate = \(quoted(Self.size(rate)))") }
+        if let pages = subscription.maxPages { lines.append("max_pages = \(pages)") }
         if !subscription.headers.isEmpty {
             let pairs = subscription.headers.map { line -> String in
                 let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

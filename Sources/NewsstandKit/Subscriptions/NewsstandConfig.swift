@@ -30,7 +30,7 @@ public struct NewsstandConfig: Sendable {
     private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "subscriptions", "keys", "colors"]
     private static let subscriptionKeys: Set<String> = [
         "url", "title", "auto_download", "keep", "keep_size", "user", "password_command", "password_env", "auth",
-        "token_command", "token_env", "netrc", "headers", "query", "ca_file", "jobs", "limit_rate",
+        "token_command", "token_env", "netrc", "headers", "query", "ca_file", "jobs", "limit_rate", "max_pages",
     ]
 
     /// Reads the file at `path`; nil when there is none.
@@ -171,6 +171,10 @@ public struct NewsstandConfig: Sendable {
         if let value = table["limit_rate"] {
             guard let bytes = size(value), bytes >= 1024 else { throw fail("limit_rate", "expected a speed such as \"500 KiB\" (per second, at least 1 KiB).") }
             subscription.limitRate = bytes
+        }
+        if let value = table["max_pages"] {
+            guard let pages = value.int, (1...10_000).contains(pages) else { throw fail("max_pages", "expected a number of pages from 1 to 10,000.") }
+            subscription.maxPages = pages
         }
         if let path = try string("ca_file") {
             guard path.hasPrefix("/") || path.hasPrefix("~/") else { throw fail("ca_file", "expected an absolute path.") }

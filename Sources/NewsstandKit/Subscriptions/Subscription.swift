@@ -23,6 +23,8 @@ public struct Subscription: Sendable, Equatable {
     public var jobs: Int?
     /// A cap on each download's speed, in bytes per second.
     public var limitRate: Int64?
+    /// Pages of a paginated feed read at most on one refresh (default 100).
+    public var maxPages: Int?
 
     public init(name: String, url: URL) {
         self.name = name
@@ -112,7 +114,7 @@ public struct Subscription: Sendable, Equatable {
             && lhs.keepIssues == rhs.keepIssues && lhs.keepBytes == rhs.keepBytes && lhs.credentials == rhs.credentials
             && lhs.headers == rhs.headers && lhs.query.map(\.name) == rhs.query.map(\.name)
             && lhs.query.map(\.value) == rhs.query.map(\.value) && lhs.certificateAuthorities == rhs.certificateAuthorities
-            && lhs.jobs == rhs.jobs && lhs.limitRate == rhs.limitRate
+            && lhs.jobs == rhs.jobs && lhs.limitRate == rhs.limitRate && lhs.maxPages == rhs.maxPages
     }
 }
 

@@ -43,6 +43,9 @@ extension NewsstandCommand {
         @Option(help: "A cap on each download's speed, such as \"500 KiB\" (per second).")
         var limitRate: String?
 
+        @Option(help: "Pages of a paginated feed read at most on each refresh (default 100).")
+        var maxPages: Int?
+
         @Flag(help: "Do not fetch the catalog now.")
         var noFetch = false
 
@@ -136,6 +139,10 @@ extension NewsstandCommand {
             if let limitRate {
                 guard let bytes = ByteSize.parse(limitRate), bytes >= 1024 else { throw ValidationError("--limit-rate: expected a speed such as \"500 KiB\".") }
                 subscription.limitRate = bytes
+            }
+            if let maxPages {
+                guard (1...10_000).contains(maxPages) else { throw ValidationError("--max-pages: expected a number from 1 to 10,000.") }
+                subscription.maxPages = maxPages
             }
         }
     }
