@@ -81,6 +81,22 @@ final class FeedsEndToEndTests: XCTestCase {
         XCTAssertTrue(browse.output.contains("By Newest"), browse.output)
         XCTAssertTrue(browse.output.contains(server.url("/opds/navcatalog/4f6e6577657374").absoluteString), browse.output)
         XCTAssertTrue(browse.output.contains("search: " + server.url("/opds").absoluteString + "/search/{searchTerms}"), browse.output)
+        // Two levels: By Author's own sections, indented under it; a section linking back is not walked again.
+        serveFeed("/opds/navcatalog/4f617574686f7273", "calibre-authors.xml", contentType: "application/atom+xml")
+        let tree = try run("browse", server.url("/opds").absoluteString, "--depth", "3", "--user", "reader", "--password-env", "LIBRARY_PASSWORD",
+                           "--auth", "digest")
+        XCTAssertEqual(tree.status, 0, tree.error)
+        XCTAssertTrue(tree.output.contains("\n    Byte Review Editors"), tree.output)
+        XCTAssertEqual(tree.output.components(separatedBy: "Back to the top").count, 2, "shown once, not walked: \(tree.output)")
+        let treeJSON = try run("browse", server.url("/opds").absoluteString, "--depth", "2", "--json", "--user", "reader",
+                               "--password-env", "LIBRARY_PASSWORD", "--auth", "digest")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(treeJSON.output.utf8)) as? [String: Any])
+        let sections = try XCTUnwrap(object["sections"] as? [[String: Any]])
+        XCTAssertEqual(sections.map { $0["title"] as? String }, ["By Newest", "By Title", "By Author"])
+        let authors = try XCTUnwrap(sections[2]["sections"] as? [[String: Any]])
+        XCTAssertEqual(authors.first?["title"] as? String, "Byte Review Editors")
+        XCTAssertEqual(authors.first?["kind"] as? String, "issues")
+        XCTAssertEqual(object["format"] as? String, "OPDS 1.2")
 
         // Basic where Digest is asked for: the error says what to set.
         let feed = server.url("/opds/navcatalog/4f6e6577657374").absoluteString

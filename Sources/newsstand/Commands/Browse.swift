@@ -16,10 +16,32 @@ extension NewsstandCommand {
         @Flag(name: .long, help: "Print one JSON object instead of text.")
         var json = false
 
+        @Option(help: "Levels of sections to walk: 1 shows the feed's own, 2 also theirs, … (at most 50 feeds are fetched).")
+        var depth = 1
+
+        func validate() throws {
+            guard (1...5).contains(depth) else { throw ValidationError("--depth must be between 1 and 5.") }
+        }
+
         func run() throws {
             try reportingFailures {
                 let subscription = try Self.subscription(for: target, credentials: credentials)
-                let page = try FeedBrowser(subscription: subscription).page(at: subscription.url)
+                let browser = FeedBrowser(subscription: subscription)
+                let page = try browser.page(at: subscription.url)
+                // Deeper levels: each section that leads to more sections, fetched in order up to a bound.
+                var children: [String: [FeedLink]] = [:]
+                var fetched = 1
+                var level = page.navigation
+                for _ in 1..<depth {
+                    var next: [FeedLink] = []
+                    for link in level where link.isAcquisitionFeed != true && children[link.address] == nil && fetched < 50 {
+                        guard let url = URL(string: link.address), let sub = try? browser.page(at: url) else { continue }
+                        fetched += 1
+                        children[link.address] = sub.navigation
+                        next += sub.navigation
+                    }
+                    level = next
+                }
                 let catalog = FeedValidator(allowFiles: subscription.url.isFileURL).catalog(from: [page])
                 let secrets = URLSecrets.secrets(in: subscription.url)
                 func shown(_ address: String) -> String { TextSanitizer.inert(Redaction.redact(address, secrets: secrets)) }
@@ -35,17 +57,23 @@ extension NewsstandCommand {
                     writer.field("issues", Int64(catalog.entries.count))
                     writer.field("next", page.next.map(shown))
                     writer.field("search", search)
-                    writer.key("sections")
-                    writer.beginArray()
-                    for link in page.navigation {
-                        writer.beginObject()
-                        writer.field("kind", link.isAcquisitionFeed.map { $0 ? "issues" : "sections" })
-                        writer.field("summary", link.summary.map(TextSanitizer.inert))
-                        writer.field("title", TextSanitizer.inert(link.title))
-                        writer.field("url", shown(link.address))
-                        writer.endObject()
+                    func write(_ links: [FeedLink], seen: Set<String>) {
+                        writer.key("sections")
+                        writer.beginArray()
+                        for link in links {
+                            writer.beginObject()
+                            writer.field("kind", link.isAcquisitionFeed.map { $0 ? "issues" : "sections" })
+                            if let below = children[link.address], !seen.contains(link.address) {
+                                write(below, seen: seen.union([link.address]))
+                            }
+                            writer.field("summary", link.summary.map(TextSanitizer.inert))
+                            writer.field("title", TextSanitizer.inert(link.title))
+                            writer.field("url", shown(link.address))
+                            writer.endObject()
+                        }
+                        writer.endArray()
                     }
-                    writer.endArray()
+                    write(page.navigation, seen: [page.url.absoluteString])
                     writer.field("title", page.title.map(TextSanitizer.inert))
                     writer.field("url", shown(page.url.absoluteString))
                     writer.endObject()
@@ -54,12 +82,20 @@ extension NewsstandCommand {
                 }
                 let kind = page.navigation.isEmpty ? "feed" : catalog.entries.isEmpty ? "navigation feed" : "feed with sections"
                 Output.line("\(TextSanitizer.inert(page.title ?? "Untitled")) — \(page.format.rawValue) \(kind)")
-                let width = min(40, page.navigation.map { DisplayWidth.of(TextSanitizer.inert($0.title)) }.max() ?? 0)
-                for link in page.navigation {
-                    let kind = link.isAcquisitionFeed.map { $0 ? "  (issues)" : "  (sections)" } ?? ""
-                    let title = DisplayWidth.pad(DisplayWidth.truncate(TextSanitizer.inert(link.title), to: width), to: width)
-                    Output.line("  \(title)  \(shown(link.address))\(kind)")
+                let every = page.navigation + children.values.flatMap { $0 }
+                let width = min(40, every.map { DisplayWidth.of(TextSanitizer.inert($0.title)) }.max() ?? 0)
+                func printTree(_ links: [FeedLink], indent: String, seen: Set<String>) {
+                    for link in links {
+                        let kind = link.isAcquisitionFeed.map { $0 ? "  (issues)" : "  (sections)" } ?? ""
+                        let title = DisplayWidth.pad(DisplayWidth.truncate(TextSanitizer.inert(link.title), to: width), to: width)
+                        Output.line("  \(indent)\(title)  \(shown(link.address))\(kind)")
+                        // A section that links back to one above it is shown once.
+                        if let below = children[link.address], !seen.contains(link.address) {
+                            printTree(below, indent: indent + "  ", seen: seen.union([link.address]))
+                        }
+                    }
                 }
+                printTree(page.navigation, indent: "", seen: [page.url.absoluteString])
                 if let search { Output.line("search: \(search)") }
                 var counts = [Formatting.count(page.navigation.count, "section"), Formatting.count(catalog.entries.count, "issue")]
                 if page.next != nil { counts[1] += " on this page" }
