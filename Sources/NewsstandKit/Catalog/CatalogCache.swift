@@ -24,6 +24,8 @@ public struct CatalogCache: Sendable {
         public var format: CatalogFormatKind?
         /// How the feed said to search its server.
         public var search: FeedSearch?
+        /// A navigation feed's sections, so that an offline start can still show them.
+        public var navigation: [FeedLink]?
     }
 
     public let folder: String

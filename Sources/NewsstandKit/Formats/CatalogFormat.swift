@@ -204,7 +204,7 @@ public struct FeedPage: Sendable {
 }
 
 /// A link to another feed: a navigation entry, a subsection.
-public struct FeedLink: Sendable, Equatable {
+public struct FeedLink: Sendable, Equatable, Codable {
     public var title: String
     public var address: String
     /// Whether it leads to a list of issues (an acquisition feed), when the feed says.

@@ -172,6 +172,13 @@ public final class Store: Sendable {
             }
             catalog.format = info.format ?? .propertyList
             catalog.search = info.search.flatMap { Self.unmasked($0, secrets: secrets) }
+            catalog.navigation = (info.navigation ?? []).compactMap { link in
+                CatalogSnapshot.unmask(link.address, secrets: secrets).map { address in
+                    var restored = link
+                    restored.address = address
+                    return restored
+                }
+            }
             _ = apply(catalog, source: .cache, fetchedAt: info.fetchedAt)
             setStatus(.ready(source: .cache, fetchedAt: info.fetchedAt))
             return true
@@ -362,7 +369,12 @@ public final class Store: Sendable {
                         // The URL and search link as they may be shown: a key inside them stays off the disk.
                         url: subscription.displayAddress, etag: response.etag, lastModified: response.lastModified, fetchedAt: now,
                         freshUntil: freshUntil, issueCount: catalog.entries.count, title: catalog.title,
-                        format: catalog.format, search: catalog.search.map { Self.masked($0, secrets: URLSecrets.secrets(in: url)) })
+                        format: catalog.format, search: catalog.search.map { Self.masked($0, secrets: URLSecrets.secrets(in: url)) },
+                        navigation: catalog.navigation.isEmpty ? nil : catalog.navigation.map { link in
+                            var masked = link
+                            masked.address = CatalogSnapshot.mask(link.address, secrets: URLSecrets.secrets(in: url))
+                            return masked
+                        })
                     if catalog.format != .propertyList {
                         // Every page read, in one file: what an offline start opens.
                         let snapshot = try CatalogSnapshot.data(of: catalog, masking: URLSecrets.secrets(in: subscription.url))
