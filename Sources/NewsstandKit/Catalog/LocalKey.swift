@@ -14,7 +14,7 @@ public enum LocalKey {
     public static func make(for id: String) -> String {
         if isValid(id) { return id }
         let hash = hexPrefix(SHA256.hash(data: Data(id.utf8)))
-        var utf8 = id.utf8
+        let utf8 = id.utf8
         if let stem = utf8.withContiguousStorageIfAvailable(asciiStem) ?? nil {
             return (stem.isEmpty ? "issue" : stem) + "-" + hash
         }

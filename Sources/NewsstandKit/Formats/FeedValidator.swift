@@ -152,7 +152,7 @@ public struct FeedValidator: Sendable {
     static func clean(_ text: String) -> String {
         // Most titles are ASCII with single spaces: checked byte by byte and kept as they are
         // (Unicode's white-space property cost a fifth of reading a feed).
-        var utf8 = text.utf8
+        let utf8 = text.utf8
         if utf8.withContiguousStorageIfAvailable(isCleanASCII) == true { return text }
         var output = ""
         output.reserveCapacity(text.utf8.count)
