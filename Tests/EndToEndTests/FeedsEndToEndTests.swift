@@ -405,6 +405,27 @@ final class FeedServersEndToEndTests: XCTestCase {
         XCTAssertEqual(server.requests.filter { $0.path != "/inline.rss" }.count, 0)
     }
 
+    func testACompressionBombIsCutAtTheCatalogSizeCap() throws {
+        // 150 MB of an RSS feed's bytes in about 150 KB of gzip: decoded as it arrives, stopped at 128 MiB.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "{ printf '<rss><channel><title>'; head -c 150000000 /dev/zero | tr '\\0' 'a'; } | gzip -1"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let bomb = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertLessThan(bomb.count, 1_000_000)
+        server.serve("/bomb.rss", .init(body: bomb, contentType: "application/rss+xml", extraHeaders: ["Content-Encoding: gzip"]))
+        let result = try runner.run("subscribe", server.url("/bomb.rss").absoluteString, "--name", "bomb")
+        XCTAssertTrue(result.error.contains("more than the 134217728 bytes"), result.error)
+        let cache = FileManager.default.enumerator(atPath: folder.path + "/cache")?.allObjects.compactMap { $0 as? String } ?? []
+        for file in cache {
+            let size = (try? FileManager.default.attributesOfItem(atPath: folder.path + "/cache/" + file)[.size] as? Int) ?? 0
+            XCTAssertLessThan(size, 1_000_000, "\(file) was left behind")
+        }
+    }
+
     private func gzip(_ data: Data) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
