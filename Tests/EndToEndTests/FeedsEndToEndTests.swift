@@ -101,8 +101,12 @@ final class FeedsEndToEndTests: XCTestCase {
         // Basic where Digest is asked for: the error says what to set.
         let feed = server.url("/opds/navcatalog/4f6e6577657374").absoluteString
         let basic = try run("subscribe", feed, "--name", "wrongauth", "--user", "reader", "--password-env", "LIBRARY_PASSWORD")
-        XCTAssertTrue(basic.error.contains("needs credentials") && basic.error.contains("auth = \"digest\""), basic.error)
+        XCTAssertTrue(basic.error.contains("needs credentials") && basic.error.contains("newsstand login wrongauth --auth digest"), basic.error)
         XCTAssertFalse(basic.error.contains("s3cret-pass"))
+        // The command the message names mends it.
+        let login = try run("login", "wrongauth", "--auth", "digest")
+        XCTAssertEqual(login.status, 0, login.error)
+        XCTAssertTrue(login.output.contains("credentials set (digest as reader)") && login.output.contains("3 issues"), login.output)
         XCTAssertEqual(try run("unsubscribe", "wrongauth").status, 0)
 
         let subscribe = try run("subscribe", feed, "--name", "calibre", "--user", "reader", "--password-env", "LIBRARY_PASSWORD", "--auth", "digest")

@@ -176,4 +176,36 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(ByteSize.parse("500k"), 500_000)
         XCTAssertNil(ByteSize.parse("many"))
     }
+
+    func testCredentialsAreReplacedInTheirBlockAndNothingElseMoves() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/config.toml"
+        try Self.example.write(toFile: path, atomically: true, encoding: .utf8)
+        let editor = ConfigEditor(path: path)
+        try editor.setCredentials(.basic(user: "ann", password: .environment("WEEKLY_PASSWORD"), digest: true), of: "weekly")
+        var expected = Self.example.replacingOccurrences(of: """
+            user = "ann"
+            password_command = "pass show newsstand/weekly"
+
+            """, with: "")
+        expected = expected.replacingOccurrences(of: """
+            url = "https://weekly.example/catalog.plist"
+
+            """, with: """
+            url = "https://weekly.example/catalog.plist"
+            user = "ann"
+            password_env = "WEEKLY_PASSWORD"
+            auth = "digest"
+
+            """)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), expected)
+        let read = try XCTUnwrap(try NewsstandConfig.load(path: path)?.subscription(named: "weekly"))
+        XCTAssertEqual(read.credentials, .basic(user: "ann", password: .environment("WEEKLY_PASSWORD"), digest: true))
+        // Cleared, and the club block (a comment on its url line) is untouched throughout.
+        try editor.setCredentials(nil, of: "weekly")
+        let cleared = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertFalse(cleared.contains("WEEKLY_PASSWORD") || cleared.contains("auth ="), cleared)
+        XCTAssertTrue(cleared.contains("url = \"http://club.example/issues.plist\"   # the club newsletter"))
+        XCTAssertThrowsError(try editor.setCredentials(nil, of: "nobody"))
+    }
 }

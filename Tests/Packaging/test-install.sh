@@ -72,7 +72,7 @@ page=$(MANPATH="$prefix/share/man" MANWIDTH=100 man -P cat newsstand 2>"$work/ma
 for section in NAME SYNOPSIS DESCRIPTION ENVIRONMENT FILES "EXIT STATUS" EXAMPLES "SEE ALSO"; do
     grep -q "^$section\$" <<<"$page" || fail "the manual has no $section section"
 done
-for command in shelf list refresh download covers open delete subscribe unsubscribe subscriptions browse search mark usage sync; do
+for command in shelf list refresh download covers open delete subscribe unsubscribe subscriptions login browse search mark usage sync; do
     grep -q "^ *$command\b" <<<"$page" || fail "the manual does not describe $command"
 done
 grep -q "^ *75 *Another sync is running" <<<"$page" || fail "the manual's exit statuses: $(grep -A30 '^EXIT STATUS' <<<"$page")"

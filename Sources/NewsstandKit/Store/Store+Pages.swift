@@ -82,12 +82,12 @@ extension Store {
     func credentialsHint(_ response: TransferResponse) -> String {
         let asked = response.authenticate?.lowercased() ?? ""
         if asked.hasPrefix("digest"), case .basic(_, _, false)? = subscription.credentials {
-            return "the server asks for Digest authentication: set auth = \"digest\" for \(name) in the config file"
+            return "the server asks for Digest authentication: newsstand login \(name) --auth digest (auth = \"digest\" in the config file)"
         }
         if case .basic? = subscription.credentials {
-            return "check the user and password of \(name) in the config file"
+            return "check the user and password of \(name), or change them: newsstand login \(name) --user USER --password-env VARIABLE"
         }
-        let scheme = asked.hasPrefix("digest") ? ", auth = \"digest\"" : ""
-        return "add user and password_env\(scheme) to [subscriptions.\(name)] in the config file (or use ~/.netrc)"
+        let scheme = asked.hasPrefix("digest") ? " --auth digest" : ""
+        return "add them: newsstand login \(name) --user USER --password-env VARIABLE\(scheme) (or --password-command, or ~/.netrc)"
     }
 }

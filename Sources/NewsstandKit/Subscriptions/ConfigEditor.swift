@@ -92,18 +92,7 @@ public struct ConfigEditor {
         if subscription.autoDownload != .none { lines.append("auto_download = \(quoted(subscription.autoDownload.description))") }
         if let keep = subscription.keepIssues { lines.append("keep = \(keep)") }
         if let bytes = subscription.keepBytes { lines.append("keep_size = \(quoted(Self.size(bytes)))") }
-        switch subscription.credentials {
-        case .basic(let user, let password, let digest)?:
-            lines.append("user = \(quoted(user))")
-            lines.append(secretLine("password", password))
-            if digest { lines.append("auth = \"digest\"") }
-        case .bearer(let token)?:
-            lines.append(secretLine("token", token))
-        case .netrc?:
-            lines.append("netrc = true")
-        case nil:
-            break
-        }
+        lines += credentialLines(subscription.credentials)
         if let path = subscription.certificateAuthorities { lines.append("ca_file = \(quoted(path))") }
         if let jobs = subscription.jobs { lines.append("jobs = \(jobs)") }
         if let rate = subscription.limitRate { lines.append("limit_rate = \(quoted(Self.size(rate)))") }
@@ -119,6 +108,54 @@ public struct ConfigEditor {
             lines.append("query = { \(subscription.query.map { "\(quoted($0.name)) = \(quoted($0.value))" }.joined(separator: ", ")) }")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The keys that say where a subscription's credentials come from.
+    static let credentialKeys: Set<String> = ["user", "password_command", "password_env", "auth", "token_command", "token_env", "netrc"]
+
+    static func credentialLines(_ credentials: Subscription.CredentialSource?) -> [String] {
+        switch credentials {
+        case .basic(let user, let password, let digest)?:
+            return ["user = \(quoted(user))", secretLine("password", password)] + (digest ? ["auth = \"digest\""] : [])
+        case .bearer(let token)?:
+            return [secretLine("token", token)]
+        case .netrc?:
+            return ["netrc = true"]
+        case nil:
+            return []
+        }
+    }
+
+    /// Replaces the credential lines of a subscription's block (or adds them after its `url`),
+    /// leaving every other line of the file — the block's comments and settings too — as it was.
+    public func setCredentials(_ credentials: Subscription.CredentialSource?, of name: String) throws(NewsstandError) {
+        guard let text = try currentText() else {
+            throw NewsstandError(.unknownSubscription, "There is no subscription named \(TextSanitizer.inert(name)) (no configuration file yet).")
+        }
+        var lines = ConfigText(text).lines.map(String.init)
+        let table = "subscriptions." + name
+        guard let header = lines.firstIndex(where: { ConfigText.header(Substring($0)) == table }) else {
+            throw NewsstandError(.unknownSubscription, "There is no subscription named \(TextSanitizer.inert(name)) written as a [\(table)] table.")
+        }
+        var end = header + 1
+        while end < lines.count, ConfigText.header(Substring(lines[end])) == nil { end += 1 }
+        func key(_ line: String) -> String? {
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            return line[..<equals].trimmingCharacters(in: .whitespaces)
+        }
+        var insertAt = header + 1
+        var index = header + 1
+        while index < end {
+            if let name = key(lines[index]), Self.credentialKeys.contains(name) {
+                lines.remove(at: index)
+                end -= 1
+                continue
+            }
+            if key(lines[index]) == "url" { insertAt = index + 1 }
+            index += 1
+        }
+        lines.insert(contentsOf: Self.credentialLines(credentials), at: insertAt)
+        try write(lines.joined(separator: "\n"))
     }
 
     private static func secretLine(_ kind: String, _ source: Subscription.SecretSource) -> String {
