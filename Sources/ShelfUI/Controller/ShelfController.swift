@@ -1,8 +1,8 @@
 import Foundation
 import NewsstandKit
 
-/// Runs the shelf: the newsstand view of every publication, one publication's issues, and the
-/// new issues of all of them. Turns keys, mouse, store notifications and signals into newsstand
+/// Runs the shelf: the newsstand view of every publication, one publication's issues, the new
+/// issues of all of them, and a publication's server walked as folders. Turns keys, mouse, store notifications and signals into newsstand
 /// calls and redraws. Confined to the thread that calls ``run()``; never waits on the network.
 public final class ShelfController {
     /// What is on screen.

@@ -111,7 +111,7 @@ public struct ShelfModel: Sendable, Equatable {
     }
 }
 
-/// The three screens of the shelf.
+/// The screens of the shelf.
 public enum ShelfScreenKind: Sendable, Equatable {
     /// One card per publication.
     case newsstand
