@@ -94,14 +94,7 @@ public struct FeedBrowser: Sendable {
         request.maximumBytes = Int64(limits.maximumSize)
         request.accept = CatalogReader.acceptHeader
         request.acceptsCompression = true
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<TransferResult?>(nil)
-        engine.start(request, handlers: TransferHandlers { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        })
-        done.wait()
-        let result = outcome.withLock { $0! }
+        let result = engine.runAndWait(request)
         let secrets = (try? profileSource.profile())??.secrets ?? URLSecrets.secrets(in: url)
         if let failure = result.failure {
             throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets), retryable: failure.isRetryable)

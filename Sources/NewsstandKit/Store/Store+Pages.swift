@@ -61,14 +61,7 @@ extension Store {
         request.acceptsCompression = true
         unlink(path)
         defer { unlink(path) }
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<TransferResult?>(nil)
-        configuration.engine.start(request, handlers: TransferHandlers { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        })
-        done.wait()
-        let result = outcome.withLock { $0! }
+        let result = configuration.engine.runAndWait(request)
         if let failure = result.failure { throw failure }
         let address = Redaction.redact(url.absoluteString, secrets: secrets)
         if let failure = HTTPFailure.error(status: result.response.statusCode, subject: .catalog(address: address),
