@@ -54,10 +54,8 @@ static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option
     return curl_multi_setopt(multi, option, value);
 }
 
-/* CURLAUTH_* are macros with casts. */
-static inline unsigned long ccurl_auth_basic(void) { return CURLAUTH_BASIC; }
+/* CURLAUTH_BEARER is a macro with a cast. */
 static inline unsigned long ccurl_auth_bearer(void) { return CURLAUTH_BEARER; }
-static inline unsigned long ccurl_auth_digest(void) { return CURLAUTH_DIGEST; }
 
 /* CURLMsg.data is a union. */
 static inline CURLcode ccurl_message_result(const CURLMsg *message) {

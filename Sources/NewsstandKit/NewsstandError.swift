@@ -25,6 +25,8 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let timedOut = Code("timedOut")
         /// The server wants credentials, or refuses them.
         public static let unauthorized = Code("unauthorized")
+        /// The server has locked the login for a while after failed attempts.
+        public static let accountLocked = Code("accountLocked")
         /// The server has no such file.
         public static let notFound = Code("notFound")
         /// The server answered with an error status.

@@ -93,7 +93,7 @@ final class SubscriptionsEndToEndTests: XCTestCase {
         let listed = try json(try runner.run("subscriptions", "--json"))
         let subscriptions = try XCTUnwrap(listed["subscriptions"] as? [[String: Any]])
         XCTAssertEqual(subscriptions.map { $0["name"] as? String }, ["weekly", "monthly", "club"])
-        XCTAssertEqual(subscriptions[0]["credentials"] as? String, "basic as ann")
+        XCTAssertEqual(subscriptions[0]["credentials"] as? String, "password as ann")
 
         let first = try runner.run("sync")
         XCTAssertEqual(first.status, 0, first.output + first.error)

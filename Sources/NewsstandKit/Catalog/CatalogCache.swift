@@ -26,6 +26,9 @@ public struct CatalogCache: Sendable {
         public var search: FeedSearch?
         /// A navigation feed's sections, so that an offline start can still show them.
         public var navigation: [FeedLink]?
+        /// How the catalog's origin last asked to be authenticated (its scheme and Digest nonce,
+        /// never a credential), so that the next process answers in its first request.
+        public var authentication: HTTPAuthenticator.Known?
     }
 
     public let folder: String

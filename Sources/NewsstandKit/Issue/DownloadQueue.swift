@@ -225,7 +225,7 @@ final class DownloadQueue: Sendable {
                 retry(issue, after: failure, attempt: job.attempt, retryAfter: 0)
             }
         default:
-            let failure = HTTPFailure.error(status: status, subject: .issue(isFree: issue.entry.isFree))
+            let failure = HTTPFailure.error(result.response, subject: .issue(isFree: issue.entry.isFree), advice: job.store.advice)
                 ?? NewsstandError(.httpStatus, "The server answered HTTP \(status) instead of the issue.")
             if failure.isRetryable {
                 retry(issue, after: failure, attempt: job.attempt, retryAfter: result.response.retryAfter)

@@ -7,12 +7,15 @@ public struct FeedBrowser: Sendable {
     public let subscription: Subscription
     public var engine: TransferEngine = .shared
     public var limits = FeedLimits()
+    /// How a refusal is worded: by the subscription's name, or (nil name) for a URL not subscribed to.
+    public var advice: AuthenticationAdvice
     private let profileSource: RequestProfileSource
     private let scratch: String
 
     public init(subscription: Subscription, directories: Directories = .fromEnvironment()) {
         self.subscription = subscription
         profileSource = RequestProfileSource(subscription: subscription)
+        advice = AuthenticationAdvice(subscription: subscription)
         scratch = directories.cache
     }
 
@@ -100,7 +103,7 @@ public struct FeedBrowser: Sendable {
             throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets), retryable: failure.isRetryable)
         }
         let address = Redaction.redact(url.absoluteString, secrets: secrets + URLSecrets.secrets(in: url))
-        if let failure = HTTPFailure.error(status: result.response.statusCode, subject: .catalog(address: address)) {
+        if let failure = HTTPFailure.error(result.response, subject: .catalog(address: address), advice: advice) {
             throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets))
         }
         return (FileManager.default.contents(atPath: path) ?? Data(), result.response.url ?? url, result.response.contentType)

@@ -64,23 +64,12 @@ extension Store {
         let result = configuration.engine.runAndWait(request)
         if let failure = result.failure { throw failure }
         let address = Redaction.redact(url.absoluteString, secrets: secrets)
-        if let failure = HTTPFailure.error(status: result.response.statusCode, subject: .catalog(address: address),
-                                           credentialsHint: credentialsHint(result.response)) {
+        if let failure = HTTPFailure.error(result.response, subject: .catalog(address: address), advice: advice) {
             throw failure
         }
         return (FileManager.default.contents(atPath: path) ?? Data(), result.response.url ?? url, result.response.contentType)
     }
 
-    /// What to do about a 401, from what the server asked for and what the subscription sends.
-    func credentialsHint(_ response: TransferResponse) -> String {
-        let asked = response.authenticate?.lowercased() ?? ""
-        if asked.hasPrefix("digest"), case .basic(_, _, false)? = subscription.credentials {
-            return "the server asks for Digest authentication: newsstand login \(name) --auth digest (auth = \"digest\" in the config file)"
-        }
-        if case .basic? = subscription.credentials {
-            return "check the user and password of \(name), or change them: newsstand login \(name) --user USER --password-env VARIABLE"
-        }
-        let scheme = asked.hasPrefix("digest") ? " --auth digest" : ""
-        return "add them: newsstand login \(name) --user USER --password-env VARIABLE\(scheme) (or --password-command, or ~/.netrc)"
-    }
+    /// How a refusal for want of credentials is worded for this subscription.
+    public var advice: AuthenticationAdvice { AuthenticationAdvice(subscription: subscription) }
 }

@@ -66,6 +66,7 @@ public final class Store: Sendable {
     }
 
     private let contents = Locked(Contents())
+    private let authenticationSeeded = Locked(false)
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -288,6 +289,7 @@ public final class Store: Sendable {
     /// A request for a URL of this publication: its credentials, headers and query (for its own
     /// origin only), its certificate authorities, speed cap and time-out.
     func makeRequest(_ url: URL, destination: String) throws(NewsstandError) -> TransferRequest {
+        seedAuthentication()
         var request = TransferRequest(url: url, destination: destination)
         request.profile = try profileSource.profile()
         request.certificateAuthorities = subscription.certificateAuthorities
@@ -295,6 +297,15 @@ public final class Store: Sendable {
         request.stallTimeout = configuration.stallTimeout
         request.allowsFileURLs = url.isFileURL && subscription.url.isFileURL
         return request
+    }
+
+    /// Tells the process-wide authenticator, once, what an earlier process learned of the
+    /// catalog's origin, so that its first request already answers the server's challenge.
+    private func seedAuthentication() {
+        guard authenticationSeeded.withLock({ seeded in defer { seeded = true }; return !seeded }) else { return }
+        if let known = cache.readInfo()?.authentication, let origin = RequestProfile.origin(of: subscription.url) {
+            HTTPAuthenticator.shared.seed(known, for: origin)
+        }
     }
 
     /// Secrets of this subscription, to keep out of messages.
@@ -348,6 +359,7 @@ public final class Store: Sendable {
             switch status {
             case 304 where cached != nil:
                 var info = cached!
+                info.authentication = knownAuthentication ?? info.authentication
                 info.fetchedAt = now
                 info.freshUntil = freshUntil
                 info.retryNotBefore = nil
@@ -374,7 +386,8 @@ public final class Store: Sendable {
                             var masked = link
                             masked.address = CatalogSnapshot.mask(link.address, secrets: URLSecrets.secrets(in: url))
                             return masked
-                        })
+                        },
+                        authentication: knownAuthentication)
                     if catalog.format != .propertyList {
                         // Every page read, in one file: what an offline start opens.
                         let snapshot = try CatalogSnapshot.data(of: catalog, masking: URLSecrets.secrets(in: subscription.url))
@@ -390,7 +403,7 @@ public final class Store: Sendable {
                     failure = Self.unreadable(error, at: url.absoluteString)
                 }
             default:
-                failure = HTTPFailure.error(status: status, subject: .catalog(address: url.absoluteString), credentialsHint: credentialsHint(response))
+                failure = HTTPFailure.error(response, subject: .catalog(address: url.absoluteString), advice: advice)
                 if let retryAfter = response.retryAfter, status == 429 || status == 503, var info = cached {
                     info.retryNotBefore = now.addingTimeInterval(min(retryAfter, 24 * 3600))
                     try? cache.writeInfo(info)
@@ -399,6 +412,11 @@ public final class Store: Sendable {
         }
         unlink(cache.downloadPath)
         failRefresh(failure ?? NewsstandError(.network, "The catalog could not be fetched."))
+    }
+
+    /// What this process knows of how the catalog's origin authenticates.
+    private var knownAuthentication: HTTPAuthenticator.Known? {
+        RequestProfile.origin(of: subscription.url).flatMap { HTTPAuthenticator.shared.known(for: $0) }
     }
 
     private func failRefresh(_ error: NewsstandError) {
@@ -551,7 +569,7 @@ public final class Store: Sendable {
         request.maximumBytes = 10 << 20
         request.maximumBytesPerSecond = nil
         configuration.engine.start(request, handlers: TransferHandlers { result in
-            let failure = result.failure ?? HTTPFailure.error(status: result.response.statusCode, subject: .cover)
+            let failure = result.failure ?? HTTPFailure.error(result.response, subject: .cover, advice: self.advice)
             if failure == nil, rename(part, path) == 0 {
                 completion(.success(path))
             } else {

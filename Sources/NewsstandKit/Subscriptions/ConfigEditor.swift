@@ -115,8 +115,8 @@ public struct ConfigEditor {
 
     static func credentialLines(_ credentials: Subscription.CredentialSource?) -> [String] {
         switch credentials {
-        case .basic(let user, let password, let digest)?:
-            return ["user = \(quoted(user))", secretLine("password", password)] + (digest ? ["auth = \"digest\""] : [])
+        case .basic(let user, let password, let pin)?:
+            return ["user = \(quoted(user))", secretLine("password", password)] + (pin.map { ["auth = \"\($0.rawValue)\""] } ?? [])
         case .bearer(let token)?:
             return [secretLine("token", token)]
         case .netrc?:

@@ -207,9 +207,12 @@ public struct NewsstandConfig: Sendable {
             guard !user.contains(":") else { throw fail("user", "a user name cannot contain \":\".") }
             guard let password else { throw fail("user", "a user needs password_command or password_env (passwords never go in this file).") }
             if token != nil { throw fail("token_command", "give a user and password or a token, not both.") }
-            let scheme = try string("auth") ?? "basic"
-            guard scheme == "basic" || scheme == "digest" else { throw fail("auth", "expected \"basic\" or \"digest\".") }
-            return .basic(user: user, password: password, digest: scheme == "digest")
+            // No `auth`: the scheme the server asks for; `auth` pins one.
+            let pin = try string("auth").map { text throws(NewsstandError) -> AuthScheme in
+                guard let scheme = AuthScheme(rawValue: text) else { throw fail("auth", "expected \"basic\" or \"digest\".") }
+                return scheme
+            }
+            return .basic(user: user, password: password, pin: pin)
         }
         if try string("auth") != nil { throw fail("auth", "auth needs a user and a password.") }
         if password != nil { throw fail(passwordCommand != nil ? "password_command" : "password_env", "a password needs a user.") }

@@ -24,9 +24,8 @@ public final class RequestProfileSource: Sendable {
         guard let origin = RequestProfile.origin(of: subscription.url), !subscription.url.isFileURL else { return nil }
         var credentials: RequestProfile.Credentials?
         switch subscription.credentials {
-        case .basic(let user, let source, let digest)?:
-            let password = try secret(source, what: "password")
-            credentials = digest ? .digest(user: user, password: password) : .basic(user: user, password: password)
+        case .basic(let user, let source, let pin)?:
+            credentials = .password(user: user, password: try secret(source, what: "password"), pin: pin)
         case .bearer(let source)?:
             credentials = .bearer(token: try secret(source, what: "token"))
         case .netrc?, nil:

@@ -62,10 +62,11 @@ public struct Subscription: Sendable, Equatable {
 
     /// Where credentials come from: never the config file itself.
     public enum CredentialSource: Sendable, Equatable {
-        /// A user and password, sent as HTTP Basic or, with `auth = "digest"`, as Digest.
-        case basic(user: String, password: SecretSource, digest: Bool = false)
+        /// A user and password, sent in the scheme the server asks for, or only in `pin`
+        /// (`auth = "basic"` or `"digest"`).
+        case basic(user: String, password: SecretSource, pin: AuthScheme? = nil)
         case bearer(SecretSource)
-        /// `~/.netrc`, which libcurl reads for every host anyway; named to say so.
+        /// `~/.netrc`, which is read for every host anyway; named to say so.
         case netrc
     }
 

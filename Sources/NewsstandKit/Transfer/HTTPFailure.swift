@@ -7,20 +7,18 @@ public enum HTTPFailure {
         case cover
     }
 
-    /// The error for `status`, or nil for a success. 5xx, 408 and 429 are retryable.
-    public static func error(status: Int, subject: Subject, credentialsHint: String = "add credentials to the subscription (newsstand subscribe --user) or ~/.netrc") -> NewsstandError? {
+    /// The error for a response's status, or nil for a success. 5xx, 408 and 429 are retryable,
+    /// except a 429 that locks a login (retrying would only prolong it). A refusal for want of
+    /// credentials is worded by `advice`.
+    public static func error(_ response: TransferResponse, subject: Subject, advice: AuthenticationAdvice) -> NewsstandError? {
+        let status = response.statusCode
         switch status {
         case 200..<300:
             return nil
         case 401, 402, 403:
-            switch subject {
-            case .issue(isFree: false):
-                return NewsstandError(.unauthorized, "This issue is not free: the server wants a subscription (HTTP \(status)); \(credentialsHint).")
-            case .catalog:
-                return NewsstandError(.unauthorized, "The catalog server refused access (HTTP \(status)): it needs credentials; \(credentialsHint).")
-            default:
-                return NewsstandError(.unauthorized, "The server refused access (HTTP \(status)); \(credentialsHint).")
-            }
+            return advice.error(for: response, subject: subject)
+        case 429 where AuthenticationAdvice.isLockout(response):
+            return advice.error(for: response, subject: subject)
         case 404, 410:
             switch subject {
             case .catalog(let address):
@@ -32,8 +30,6 @@ public enum HTTPFailure {
             }
         case 408, 429, 500...599:
             return NewsstandError(.httpStatus, "The server is busy or failing (HTTP \(status)); try again later.", retryable: true)
-        case 300..<400:
-            return NewsstandError(.httpStatus, "The server answered a redirect (HTTP \(status)) without saying where to.")
         default:
             return NewsstandError(.httpStatus, "The server answered HTTP \(status).")
         }

@@ -6,9 +6,9 @@ import Foundation
 public struct RequestProfile: Sendable, Equatable {
     /// Credentials, resolved (a password read from its command or variable).
     public enum Credentials: Sendable, Equatable {
-        case basic(user: String, password: String)
-        /// HTTP Digest (calibre's content server asks for it by default).
-        case digest(user: String, password: String)
+        /// A user and password, sent in the scheme the server asks for (Basic or Digest), or only
+        /// in `pin` when the subscription says so.
+        case password(user: String, password: String, pin: AuthScheme?)
         case bearer(token: String)
     }
 
@@ -64,7 +64,7 @@ public struct RequestProfile: Sendable, Equatable {
     public var secrets: [String] {
         var secrets: [String] = urlSecrets
         switch credentials {
-        case .basic(_, let password)?, .digest(_, let password)?: secrets.append(password)
+        case .password(_, let password, _)?: secrets.append(password)
         case .bearer(let token)?: secrets.append(token)
         case nil: break
         }

@@ -36,6 +36,16 @@ public struct TransferRequest: Sendable {
     public var maximumRedirects = 5
     /// Redirects followed so far.
     var redirectCount = 0
+    /// What remembers each origin's authentication scheme and Digest nonce.
+    public var authenticator: HTTPAuthenticator = .shared
+    /// Where a user and password come from for a host the profile gives none for.
+    public var netrc: Netrc? = .current
+    /// The challenge this request answers: set on the request made again after a 401.
+    var answering: AuthChallenge?
+    /// Send no credentials until the server asks: after a 400 to a Basic header sent unasked.
+    var withholdsCredentials = false
+    /// Requests made again for authentication so far.
+    var authenticationRounds = 0
 
     public init(url: URL, destination: String) {
         self.url = url
@@ -63,6 +73,13 @@ public struct TransferResponse: Sendable, Equatable {
     public var authenticate: String?
     /// The URL the response came from, after redirects.
     public var url: URL?
+    /// Where a redirect points, as the server wrote it.
+    public var location: String?
+    /// An Authentication for OPDS document sent with a 401.
+    public var authenticationDocument: AuthenticationDocument?
+    /// Whether the request that got this response carried a user and password (a 401 then
+    /// means they are wrong, not missing).
+    public var sentCredentials = false
 
     public init() {}
 

@@ -25,8 +25,9 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                let subscription = try Self.subscription(for: target, credentials: credentials)
-                let browser = FeedBrowser(subscription: subscription)
+                let (subscription, subscribed) = try Self.subscription(for: target, credentials: credentials)
+                var browser = FeedBrowser(subscription: subscription)
+                if !subscribed { browser.advice.subscriptionName = nil }
                 let page = try browser.page(at: subscription.url)
                 // Deeper levels: each section that leads to more sections, fetched in order up to a bound.
                 var children: [String: [FeedLink]] = [:]
@@ -107,16 +108,17 @@ extension NewsstandCommand {
         }
 
         /// The subscription named `target`, or a passing one for a URL with these credentials.
-        static func subscription(for target: String, credentials: CredentialOptions) throws -> Subscription {
+        /// The subscription named, or one made for a URL (not subscribed to: `subscribed` false).
+        static func subscription(for target: String, credentials: CredentialOptions) throws -> (subscription: Subscription, subscribed: Bool) {
             if !target.contains("/"), !target.contains(":"), let configured = try NewsstandOptions.loadConfig()?.subscription(named: target) {
-                return configured
+                return (configured, true)
             }
             guard target.contains("://") || target.hasPrefix("/") || target.hasPrefix(".") else {
                 throw CommandFailure("\(TextSanitizer.inert(target)) is neither a subscription nor a URL: see `newsstand subscriptions`.", exitCode: 64)
             }
             var subscription = Subscription(name: "browse", url: try NewsstandOptions.parse(target))
             subscription.credentials = try credentials.source()
-            return subscription
+            return (subscription, false)
         }
     }
 }

@@ -25,9 +25,8 @@ extension NewsstandCommand {
                 let source: Subscription.CredentialSource?
                 if credentials.user == nil, credentials.passwordEnv == nil, credentials.passwordCommand == nil, let auth = credentials.auth,
                    case .basic(let user, let password, _)? = current.credentials {
-                    // `--auth digest` alone switches how the user and password already set are sent.
-                    guard auth == "basic" || auth == "digest" else { throw ValidationError("--auth: expected basic or digest.") }
-                    source = .basic(user: user, password: password, digest: auth == "digest")
+                    // `--auth digest` alone pins how the user and password already set are sent.
+                    source = .basic(user: user, password: password, pin: auth)
                 } else {
                     source = try credentials.source()
                 }

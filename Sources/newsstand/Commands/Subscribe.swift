@@ -222,7 +222,7 @@ extension NewsstandCommand {
         /// How the subscription authenticates, never with what.
         static func credentials(_ subscription: Subscription) -> String? {
             switch subscription.credentials {
-            case .basic(let user, _, let digest)?: return "\(digest ? "digest" : "basic") as \(TextSanitizer.inert(user))"
+            case .basic(let user, _, let pin)?: return "\(pin?.rawValue ?? "password") as \(TextSanitizer.inert(user))"
             case .bearer?: return "bearer token"
             case .netrc?: return "netrc"
             case nil: return nil

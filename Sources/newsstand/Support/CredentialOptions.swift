@@ -8,8 +8,8 @@ struct CredentialOptions: ParsableArguments {
     @Option(help: "HTTP user (with --password-command or --password-env).")
     var user: String?
 
-    @Option(help: "How the user and password are sent: basic (default) or digest (calibre's content server).")
-    var auth: String?
+    @Option(help: "Send the user and password only as basic or digest (by default, as the server asks).")
+    var auth: AuthScheme?
 
     @Option(help: "A command whose first line of output is the password (run without a shell).")
     var passwordCommand: String?
@@ -32,8 +32,7 @@ struct CredentialOptions: ParsableArguments {
         let token: Subscription.SecretSource? = tokenCommand.map { .command($0) } ?? tokenEnv.map { .environment($0) }
         if let user {
             guard let password else { throw ValidationError("--user needs --password-command or --password-env (passwords never go in the config).") }
-            guard auth == nil || auth == "basic" || auth == "digest" else { throw ValidationError("--auth: expected basic or digest.") }
-            return .basic(user: user, password: password, digest: auth == "digest")
+            return .basic(user: user, password: password, pin: auth)
         }
         if auth != nil { throw ValidationError("--auth needs --user.") }
         if let token { return .bearer(token) }
@@ -41,3 +40,5 @@ struct CredentialOptions: ParsableArguments {
         return netrc ? .netrc : nil
     }
 }
+
+extension AuthScheme: ExpressibleByArgument {}

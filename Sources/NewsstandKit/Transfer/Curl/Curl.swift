@@ -12,14 +12,11 @@ enum CurlOption {
     case bufferSize(Int)
     case connectTimeout(Int)
     case tcpKeepAlive
-    case netrcOptional
     case userAgent(String)
     case certificateAuthorities(String)
     case maximumFileSize(Int64)
     case range(String)
     case headers([String])
-    case basicAuthentication(user: String, password: String)
-    case digestAuthentication(user: String, password: String)
     case bearerToken(String)
     case maximumReceiveSpeed(Int64)
     case acceptEncoding
@@ -34,15 +31,12 @@ enum CurlOption {
         case .bufferSize: return "CURLOPT_BUFFERSIZE"
         case .connectTimeout: return "CURLOPT_CONNECTTIMEOUT"
         case .tcpKeepAlive: return "CURLOPT_TCP_KEEPALIVE"
-        case .netrcOptional: return "CURLOPT_NETRC"
         case .userAgent: return "CURLOPT_USERAGENT"
         case .certificateAuthorities: return "CURLOPT_CAINFO"
         case .maximumFileSize: return "CURLOPT_MAXFILESIZE_LARGE"
         case .range: return "CURLOPT_RANGE"
         case .headers: return "CURLOPT_HTTPHEADER"
-        case .basicAuthentication: return "CURLOPT_HTTPAUTH (basic)"
         case .bearerToken: return "CURLOPT_HTTPAUTH (bearer)"
-        case .digestAuthentication: return "CURLOPT_HTTPAUTH (digest)"
         case .acceptEncoding: return "CURLOPT_ACCEPT_ENCODING"
         case .maximumReceiveSpeed: return "CURLOPT_MAX_RECV_SPEED_LARGE"
         }
@@ -100,7 +94,6 @@ final class CurlEasy {
         case .bufferSize(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, value)
         case .connectTimeout(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, value)
         case .tcpKeepAlive: code = ccurl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
-        case .netrcOptional: code = ccurl_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
         case .userAgent(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_USERAGENT, value)
         case .certificateAuthorities(let path): code = ccurl_easy_setopt_string(handle, CURLOPT_CAINFO, path)
         case .maximumFileSize(let value): code = ccurl_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(value))
@@ -108,16 +101,6 @@ final class CurlEasy {
         case .headers(let lines):
             for line in lines { headerList = curl_slist_append(headerList, line) }
             code = ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
-        case .basicAuthentication(let user, let password):
-            var result = ccurl_easy_setopt_long(handle, CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_basic())))
-            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_USERNAME, user) }
-            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_PASSWORD, password) }
-            code = result
-        case .digestAuthentication(let user, let password):
-            var result = ccurl_easy_setopt_long(handle, CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_digest())))
-            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_USERNAME, user) }
-            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_PASSWORD, password) }
-            code = result
         case .acceptEncoding:
             // The empty string: every encoding this libcurl was built to decode.
             code = ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
@@ -163,14 +146,6 @@ final class CurlEasy {
         var code = 0
         ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         return code
-    }
-
-    /// Where a redirect points, resolved against the request's URL (libcurl works it out even
-    /// when it does not follow it).
-    var redirectURL: String? {
-        var value: UnsafePointer<CChar>?
-        guard ccurl_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &value) == CURLE_OK, let value else { return nil }
-        return String(cString: value)
     }
 
     /// Why libcurl stopped a transfer, as an error a person can act on; nil for success.

@@ -4,7 +4,13 @@ import Foundation
 /// goes to. Confined to the thread of the loop that runs it.
 ///
 /// Redirects are followed here, not by libcurl, so that each hop is decorated for its own
-/// origin: a subscription's credentials, headers and query never reach another host.
+/// origin: a subscription's credentials, headers and query never reach another host. The
+/// target is the response's own `Location`, known from the head: libcurl fills its redirect
+/// URL only once a body (which most servers send with a redirect) has been read.
+///
+/// Authentication is answered here too, as the server asks (``HTTPAuthenticator``): a 401's
+/// challenge is answered in the next request, Basic or Digest, and remembered per origin so that
+/// the next request answers it at once.
 final class EasyTransfer: CurlEasyDelegate {
     let id: Int
     let request: TransferRequest
@@ -18,7 +24,15 @@ final class EasyTransfer: CurlEasyDelegate {
     private var wroteBody = false
     private var restarted = false
     private var failure: NewsstandError?
-    private var redirectTarget: String?
+    /// The request to make instead of finishing: a redirect's target, or the same URL answering
+    /// an authentication challenge.
+    private var followUp: TransferRequest?
+    /// The user and password this hop may send, and what was sent.
+    private var password: (user: String, password: String, pin: AuthScheme?)?
+    private var sent = SentAuthorization.none
+    private var nonceCountUsed: UInt32 = 0
+    /// The body of a 401 that carries an authentication document.
+    private var challengeBody: Data?
     /// Body bytes handed to us.
     private var received: Int64 = 0
     private var lastProgress: UInt64 = 0
@@ -26,6 +40,22 @@ final class EasyTransfer: CurlEasyDelegate {
     private var lastActivity = DispatchTime.now().uptimeNanoseconds
 
     private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// What the request said about credentials.
+    private enum SentAuthorization {
+        var isNone: Bool {
+            if case .none = self { return true }
+            return false
+        }
+
+        case none
+        /// Basic, before any challenge, over https.
+        case unasked
+        /// What the origin asked for before.
+        case remembered(AuthChallenge)
+        /// This response's request answered a challenge the server had just sent.
+        case answer(AuthChallenge)
+    }
 
     init(id: Int, request: TransferRequest, handlers: TransferHandlers) {
         self.id = id
@@ -69,7 +99,6 @@ final class EasyTransfer: CurlEasyDelegate {
         try easy.set(.bufferSize(512 * 1024))
         try easy.set(.connectTimeout(request.connectTimeout))
         try easy.set(.tcpKeepAlive)
-        try easy.set(.netrcOptional)
         try easy.set(.userAgent("newsstand/1.0"))
         // Verification (CURLOPT_SSL_VERIFYPEER / VERIFYHOST) is libcurl's default and is never turned off.
         if let path = request.certificateAuthorities { try easy.set(.certificateAuthorities(path)) }
@@ -90,12 +119,17 @@ final class EasyTransfer: CurlEasyDelegate {
         if ownOrigin, let profile = request.profile {
             headers += profile.headers
             switch profile.credentials {
-            case .basic(let user, let password)?: try easy.set(.basicAuthentication(user: user, password: password))
-            case .digest(let user, let password)?: try easy.set(.digestAuthentication(user: user, password: password))
+            case .password(let user, let password, let pin)?: self.password = (user, password, pin)
             case .bearer(let token)?: try easy.set(.bearerToken(token))
             case nil: break
             }
         }
+        // ~/.netrc, for a host the subscription gives no credentials for (as curl reads it).
+        if scheme != "file", !(ownOrigin && request.profile?.credentials != nil), let host = request.url.host,
+           let entry = request.netrc?.credentials(for: host) {
+            password = (entry.user, entry.password, nil)
+        }
+        if let authorization = authorization() { headers.append("Authorization: \(authorization)") }
         // A header with a line break would smuggle another header in: refused, not dropped.
         if let bad = headers.first(where: { $0.contains("\r") || $0.contains("\n") }) {
             let name = bad.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "a header"
@@ -103,6 +137,115 @@ final class EasyTransfer: CurlEasyDelegate {
         }
         if !headers.isEmpty { try easy.set(.headers(headers)) }
         try easy.connectCallbacks()
+    }
+
+    // MARK: Authentication
+
+    private var origin: String { RequestProfile.origin(of: request.url) ?? "" }
+
+    /// The `Authorization` value this request sends, if any: the answer to a challenge just
+    /// received, else what the origin asked for before, else (over https only) Basic. Over http
+    /// nothing is sent to a server that has not asked.
+    private func authorization() -> String? {
+        guard let password else { return nil }
+        let target = Self.requestTarget(of: effectiveURL)
+        func answer(_ challenge: AuthChallenge) -> String {
+            nonceCountUsed = challenge.scheme == .digest ? request.authenticator.nextNonceCount(for: challenge, at: origin) : 0
+            return HTTPAuthenticator.authorization(
+                answering: challenge, user: password.user, password: password.password, uri: target, nonceCount: nonceCountUsed)
+        }
+        if let challenge = request.answering {
+            sent = .answer(challenge)
+            return answer(challenge)
+        }
+        guard !request.withholdsCredentials else { return nil }
+        if let known = request.authenticator.known(for: origin), password.pin == nil || password.pin == known.challenge.scheme {
+            sent = .remembered(known.challenge)
+            return answer(known.challenge)
+        }
+        if request.url.scheme?.lowercased() == "https" && password.pin != .digest {
+            sent = .unasked
+            return answer(AuthChallenge(scheme: .basic))
+        }
+        return nil
+    }
+
+    /// The request target as libcurl sends it (path and query, no fragment): what Digest signs.
+    static func requestTarget(of url: URL) -> String {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.path }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return components.percentEncodedQuery.map { path + "?" + $0 } ?? path
+    }
+
+    /// The same request again, answering the server's challenge, when this response asks for it
+    /// and it can still succeed; otherwise nil (a wrong password is not tried again, which
+    /// would lock accounts on servers that count failed logins).
+    private func authenticationFollowUp(status: Int) -> TransferRequest? {
+        guard password != nil, request.authenticationRounds < 3 else { return nil }
+        var next = request
+        next.authenticationRounds += 1
+        next.answering = nil
+        switch status {
+        case 401:
+            let offered = AuthChallenge.parse(head.response.authenticate).filter { password?.pin == nil || $0.scheme == password?.pin }
+            guard let best = offered.first else { return nil }
+            switch sent {
+            case .answer where !(best.scheme == .digest && best.stale):
+                return nil
+            case .remembered(let tried) where best.scheme == .basic && tried.scheme == .basic:
+                // The same Basic header again would be the same wrong password: one failed login, not two.
+                return nil
+            case .unasked where best.scheme == .basic:
+                return nil
+            default:
+                next.answering = best
+                return next
+            }
+        case 400:
+            // calibre answers a Basic header it did not ask for with 400: ask again with none.
+            let sentBasic: Bool
+            switch sent {
+            case .unasked: sentBasic = true
+            case .remembered(let challenge): sentBasic = challenge.scheme == .basic
+            case .none, .answer: sentBasic = false
+            }
+            guard sentBasic else { return nil }
+            request.authenticator.forget(origin)
+            next.withholdsCredentials = true
+            return next
+        default:
+            return nil
+        }
+    }
+
+    /// Remembers what the origin took, so that its next request answers at once.
+    private func rememberAuthentication(status: Int) {
+        guard status != 401 && status != 400 else { return }
+        switch sent {
+        case .answer(let challenge), .remembered(let challenge):
+            request.authenticator.remember(challenge, for: origin, used: nonceCountUsed)
+        case .unasked:
+            request.authenticator.remember(AuthChallenge(scheme: .basic), for: origin, used: 0)
+        case .none:
+            break
+        }
+    }
+
+    /// A `Location` resolved against the request's URL (relative, protocol-relative, with raw
+    /// UTF-8 or spaces percent-encoded), without its fragment.
+    static func resolve(location: String, against base: URL) -> URL? {
+        var encoded = ""
+        for byte in location.utf8 {
+            switch byte {
+            case 0..<0x20, 0x7F: return nil
+            case 0x20, 0x80...:
+                encoded += String(format: "%%%02X", byte)
+            default:
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        if let hash = encoded.firstIndex(of: "#") { encoded = String(encoded[..<hash]) }
+        return URL(string: encoded, relativeTo: base)?.absoluteURL
     }
 
     // MARK: Response
@@ -123,7 +266,12 @@ final class EasyTransfer: CurlEasyDelegate {
     func curlDidReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if !decided { decide() }
         if failure != nil { return 0 }
-        guard let sink else { return bytes.count }
+        guard let sink else {
+            if challengeBody != nil, challengeBody!.count + bytes.count <= AuthenticationDocument.maximumSize {
+                challengeBody!.append(contentsOf: bytes)
+            }
+            return bytes.count
+        }
         let count = Int64(bytes.count)
         if let maximum = request.maximumBytes, sink.base + received + count > maximum {
             failure = NewsstandError(.tooLarge, "The server sent more than the \(maximum) bytes expected; the download was stopped.")
@@ -162,10 +310,20 @@ final class EasyTransfer: CurlEasyDelegate {
             response.statusCode = easy.responseCode
         }
         let status = response.statusCode
-        if Self.redirectStatuses.contains(status), let target = easy.redirectURL {
-            redirectTarget = target
+        response.sentCredentials = !(sent.isNone)
+        if let next = authenticationFollowUp(status: status) {
+            followUp = next
             return
         }
+        rememberAuthentication(status: status)
+        if Self.redirectStatuses.contains(status) {
+            switch nextHop(response.location) {
+            case .success(let next): followUp = next
+            case .failure(let error): failure = error
+            }
+            return
+        }
+        if status == 401, AuthenticationDocument.isDocumentType(response.contentType) { challengeBody = Data() }
         handlers.response(response)
         let resumable = request.resumeOffset > 0 && !request.url.isFileURL
         var base: Int64 = 0
@@ -205,31 +363,29 @@ final class EasyTransfer: CurlEasyDelegate {
     /// Ends the transfer as libcurl reports it; returns the next hop when it was a redirect.
     func complete(_ result: CurlResult) -> EasyTransfer? {
         if !decided && failure == nil { decide() }
-        if failure == nil, let target = redirectTarget {
-            switch nextHop(target) {
-            case .success(let next):
-                let transfer = EasyTransfer(id: id, request: next, handlers: handlers)
-                if let failure = transfer.configure() {
-                    transfer.finish(with: failure)
-                    return nil
-                }
-                return transfer
-            case .failure(let error):
-                finish(with: error)
+        if failure == nil, let next = followUp {
+            let transfer = EasyTransfer(id: id, request: next, handlers: handlers)
+            if let failure = transfer.configure() {
+                transfer.finish(with: failure)
                 return nil
             }
+            return transfer
         }
+        if let body = challengeBody { response.authenticationDocument = AuthenticationDocument(body) }
         if failure == nil { failure = easy.failure(for: result, request: request) }
         finish(with: failure)
         return nil
     }
 
     /// The request for a redirect's target, or why it may not be followed.
-    private func nextHop(_ target: String) -> Result<TransferRequest, NewsstandError> {
-        guard request.redirectCount < request.maximumRedirects else {
-            return .failure(NewsstandError(.network, "The server redirected too many times."))
+    private func nextHop(_ location: String?) -> Result<TransferRequest, NewsstandError> {
+        guard let location, !location.isEmpty else {
+            return .failure(NewsstandError(.httpStatus, "The server answered a redirect (HTTP \(response.statusCode)) without saying where to."))
         }
-        guard let url = URL(string: target), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        guard request.redirectCount < request.maximumRedirects else {
+            return .failure(NewsstandError(.network, "The server redirected more than \(request.maximumRedirects) times; stopped there."))
+        }
+        guard let url = Self.resolve(location: location, against: request.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               request.url.scheme?.lowercased() != "https" || scheme == "https"
         else {
             return .failure(NewsstandError(.unsupportedURL, "Refused a URL or redirect that is not http or https (https may not be redirected to http)."))
@@ -237,6 +393,10 @@ final class EasyTransfer: CurlEasyDelegate {
         var next = request
         next.url = url
         next.redirectCount += 1
+        // A new place asks afresh; the Range and If-Range of a resumed download go with it.
+        next.answering = nil
+        next.withholdsCredentials = false
+        next.authenticationRounds = 0
         return .success(next)
     }
 

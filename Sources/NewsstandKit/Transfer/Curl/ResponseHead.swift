@@ -27,6 +27,7 @@ struct ResponseHead {
         case "cache-control": response.maxAge = Self.parseMaxAge(value)
         case "content-disposition": response.fileName = ContentDisposition.fileName(value)
         case "www-authenticate": response.authenticate = response.authenticate.map { $0 + ", " + value } ?? value
+        case "location": response.location = value
         default: break
         }
     }
@@ -41,11 +42,8 @@ struct ResponseHead {
 
     static func parseRetryAfter(_ value: String) -> TimeInterval? {
         if let seconds = Int(value) { return TimeInterval(max(0, seconds)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
+        // An HTTP-date is RFC 1123's form of RFC 822's, which the feeds' date reader parses.
+        guard let date = FeedDate.rfc822(value) else { return nil }
         return max(0, date.timeIntervalSinceNow)
     }
 
