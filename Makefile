@@ -76,7 +76,8 @@ release: deps
 	$(RELEASE_SCRATCH)/release/generate-manual $(RELEASE_SCRATCH)/release/newsstand --date $(MANUAL_DATE) --output-directory $(DIST)/generated
 	grep -q '^\.Sh "EXIT STATUS"' $(DIST)/generated/newsstand.1
 	sed '/^\.Sh "EXIT STATUS"/,$$d' $(DIST)/generated/newsstand.1 > $(DIST)/newsstand.1
-	cat Resources/man/newsstand.sections >> $(DIST)/newsstand.1
+	$(RELEASE_SCRATCH)/release/newsstand exit-status --roff > $(DIST)/exit-status.roff
+	sed -e '/^@EXIT_STATUS@$$/{r $(DIST)/exit-status.roff' -e 'd}' Resources/man/newsstand.sections >> $(DIST)/newsstand.1
 	for shell in bash zsh fish; do \
 		$(RELEASE_SCRATCH)/release/newsstand --generate-completion-script $$shell > $(DIST)/newsstand.$$shell || exit 1; \
 	done

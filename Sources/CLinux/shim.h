@@ -7,6 +7,12 @@
 #define _GNU_SOURCE
 #endif
 #include <fcntl.h>
+#include <unistd.h>
+
+/* A pipe whose two ends close on exec, made in one step so no concurrent spawn can inherit it. */
+static inline int clinux_pipe_cloexec(int descriptors[2]) {
+    return pipe2(descriptors, O_CLOEXEC);
+}
 
 /* Starts writing a range of a file to the disk without waiting for it. */
 static inline int clinux_start_writeback(int descriptor, long long offset, long long length) {

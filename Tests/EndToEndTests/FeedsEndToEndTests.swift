@@ -98,16 +98,20 @@ final class FeedsEndToEndTests: XCTestCase {
         XCTAssertEqual(authors.first?["kind"] as? String, "issues")
         XCTAssertEqual(object["format"] as? String, "OPDS 1.2")
 
-        // Basic where Digest is asked for: the error says what to set.
+        // Pinned to Basic where Digest is asked for: the error says what to set.
         let feed = server.url("/opds/navcatalog/4f6e6577657374").absoluteString
-        let basic = try run("subscribe", feed, "--name", "wrongauth", "--user", "reader", "--password-env", "LIBRARY_PASSWORD")
-        XCTAssertTrue(basic.error.contains("needs credentials") && basic.error.contains("newsstand login wrongauth --auth digest"), basic.error)
+        let basic = try run("subscribe", feed, "--name", "wrongauth", "--user", "reader", "--password-env", "LIBRARY_PASSWORD", "--auth", "basic")
+        XCTAssertTrue(basic.error.contains("sends its password only as basic") && basic.error.contains("newsstand login wrongauth --auth digest"), basic.error)
         XCTAssertFalse(basic.error.contains("s3cret-pass"))
         // The command the message names mends it.
         let login = try run("login", "wrongauth", "--auth", "digest")
         XCTAssertEqual(login.status, 0, login.error)
         XCTAssertTrue(login.output.contains("credentials set (digest as reader)") && login.output.contains("3 issues"), login.output)
         XCTAssertEqual(try run("unsubscribe", "wrongauth").status, 0)
+        // Not pinned: the scheme the server asks for.
+        let asked = try run("subscribe", feed, "--name", "asked", "--user", "reader", "--password-env", "LIBRARY_PASSWORD")
+        XCTAssertEqual(asked.status, 0, asked.error)
+        XCTAssertEqual(try run("unsubscribe", "asked").status, 0)
 
         let subscribe = try run("subscribe", feed, "--name", "calibre", "--user", "reader", "--password-env", "LIBRARY_PASSWORD", "--auth", "digest")
         XCTAssertEqual(subscribe.status, 0, subscribe.error)
@@ -149,7 +153,10 @@ final class FeedsEndToEndTests: XCTestCase {
         XCTAssertEqual(subscribe.status, 0, subscribe.error)
         XCTAssertTrue(subscribe.output.contains("Space Comics, 2 issues (OPDS 1.2)"), subscribe.output)
         XCTAssertTrue(subscribe.error.contains("page 2 links back to an earlier page"), subscribe.error)
-        XCTAssertEqual(server.requests(for: "/opds/v1.2/series/0A1B").count, 2, "page 0, page 1, and not page 0 again")
+        let pages = server.requests(for: "/opds/v1.2/series/0A1B")
+        XCTAssertEqual(pages.filter { $0.headers["authorization"] != nil }.map(\.target), ["/opds/v1.2/series/0A1B?page=0", "/opds/v1.2/series/0A1B?page=1"],
+                       "page 0, page 1, and not page 0 again")
+        XCTAssertEqual(pages.count, 3, "over http the password goes once the server asks: one 401 first")
         let listed = try issues("komga")
         XCTAssertEqual(listed["0B12"]?["mediaType"] as? String, "application/vnd.comicbook+zip", "application/zip named .cbz")
         try downloadAndOpen("komga/0B12", expecting: comic)

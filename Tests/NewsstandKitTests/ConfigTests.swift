@@ -182,7 +182,7 @@ final class ConfigTests: XCTestCase {
         let path = folder.path + "/config.toml"
         try Self.example.write(toFile: path, atomically: true, encoding: .utf8)
         let editor = ConfigEditor(path: path)
-        try editor.setCredentials(.basic(user: "ann", password: .environment("WEEKLY_PASSWORD"), digest: true), of: "weekly")
+        try editor.setCredentials(.basic(user: "ann", password: .environment("WEEKLY_PASSWORD"), pin: .digest), of: "weekly")
         var expected = Self.example.replacingOccurrences(of: """
             user = "ann"
             password_command = "pass show newsstand/weekly"
@@ -200,7 +200,7 @@ final class ConfigTests: XCTestCase {
             """)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), expected)
         let read = try XCTUnwrap(try NewsstandConfig.load(path: path)?.subscription(named: "weekly"))
-        XCTAssertEqual(read.credentials, .basic(user: "ann", password: .environment("WEEKLY_PASSWORD"), digest: true))
+        XCTAssertEqual(read.credentials, .basic(user: "ann", password: .environment("WEEKLY_PASSWORD"), pin: .digest))
         // Cleared, and the club block (a comment on its url line) is untouched throughout.
         try editor.setCredentials(nil, of: "weekly")
         let cleared = try String(contentsOfFile: path, encoding: .utf8)

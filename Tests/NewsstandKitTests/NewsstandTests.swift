@@ -180,7 +180,8 @@ final class NewsstandTests: XCTestCase {
         }
         guard case .failure(let error) = store.refreshAndWait() else { return XCTFail("a 401 must fail") }
         XCTAssertEqual(error.code, .unauthorized)
-        XCTAssertTrue(error.message.contains("needs credentials") && error.message.contains("check the user and password of"), error.message)
+        XCTAssertTrue(error.message.contains("refused the credentials") && error.message.contains("check the user and password of test"), error.message)
+        XCTAssertEqual(harness.server.requests(for: "/catalog.plist").count, 2, "asked, answered once: a wrong password is not tried again")
         guard case .failed(let status) = store.status else { return XCTFail("status \(store.status)") }
         for text in [error.message, status.message, store.status.summary] {
             XCTAssertFalse(text.contains("wrong-password") || text.contains("tok-secret-1"), text)

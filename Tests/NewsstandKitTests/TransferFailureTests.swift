@@ -9,7 +9,7 @@ import XCTest
 final class TransferFailureTests: XCTestCase {
     func testEveryFailureIsOneSentenceWithANextStep() {
         var request = TransferRequest(url: URL(string: "https://news.example:8443/kavita/api/SECRETKEY/catalog?apiKey=SECRETKEY")!, destination: "/tmp/x")
-        request.profile = RequestProfile(origin: "https://news.example:8443", credentials: .basic(user: "reader", password: "SECRETKEY"))
+        request.profile = RequestProfile(origin: "https://news.example:8443", credentials: .password(user: "reader", password: "SECRETKEY", pin: nil))
         request.maximumBytes = 1000
         for failure in TransferFailure.allCases where failure != .noSuchFile {
             let message = failure.error(detail: "libcurl said SECRETKEY\u{1b}[31m", request: request).message

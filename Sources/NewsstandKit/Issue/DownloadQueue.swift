@@ -56,7 +56,7 @@ final class DownloadQueue: Sendable {
 
     /// Stops a queued or running download; the bytes received so far stay for a later resume.
     func cancel(_ issue: Issue) {
-        enum Action { case nothing, stopWaiting, freeSlot, cancelTransfer(TransferID) }
+        enum Action { case nothing, stopWaiting, freeSlot(lock: Int32), cancelTransfer(TransferID) }
         let action = state.withLock { state -> Action in
             if let index = state.waiting.firstIndex(where: { $0.issue === issue }) {
                 state.waiting.remove(at: index)
@@ -65,7 +65,7 @@ final class DownloadQueue: Sendable {
             guard var job = state.running[issue.address] else { return .nothing }
             if job.waitingToRetry {
                 state.running.removeValue(forKey: issue.address)
-                return .freeSlot
+                return .freeSlot(lock: job.lock)
             }
             // A transfer not started yet sees the flag when its ID is recorded.
             job.cancelled = true
@@ -77,7 +77,9 @@ final class DownloadQueue: Sendable {
             return
         case .stopWaiting:
             issue.resetStateFromDisk()
-        case .freeSlot:
+        case .freeSlot(let lock):
+            // The job ends here, not in end(): its lock goes with it.
+            if lock >= 0 { close(lock) }
             issue.resetStateFromDisk()
             pump()
         case .cancelTransfer(let id):

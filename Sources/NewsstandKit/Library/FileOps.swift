@@ -116,4 +116,11 @@ enum FileOps {
     static func remove(_ path: String) throws(NewsstandError) {
         if unlink(path) != 0 && errno != ENOENT { throw error(errno, "remove", path) }
     }
+
+    /// A pipe whose ends close on exec (read end, write end), or nil with errno set.
+    static func closeOnExecPipe() -> (read: Int32, write: Int32)? {
+        var descriptors: [Int32] = [-1, -1]
+        guard clinux_pipe_cloexec(&descriptors) == 0 else { return nil }
+        return (descriptors[0], descriptors[1])
+    }
 }

@@ -79,18 +79,30 @@ public final class Newsstand: Sendable {
             guard let store = store(named: name) else {
                 throw NewsstandError(.unknownSubscription, "There is no subscription named \(TextSanitizer.inert(name)): see `newsstand subscriptions`.")
             }
-            guard let issue = store.issue(withID: id) else {
-                throw NewsstandError(.unknownIssue, "No issue \"\(TextSanitizer.inert(id))\" in \(name): see `newsstand list --subscription \(name)`.")
-            }
-            return issue
+            if let issue = store.issue(withID: id) { return issue }
+            return try Self.onlyMatch(store.issues(matchingPart: id), for: id, where: "in \(name)", list: "newsstand list --subscription \(name)")
         }
         let found = stores.compactMap { $0.issue(withID: id) }
         switch found.count {
         case 1: return found[0]
-        case 0: throw NewsstandError(.unknownIssue, "No issue \"\(TextSanitizer.inert(id))\" in any subscription: see `newsstand list`.")
+        case 0: return try Self.onlyMatch(stores.flatMap { $0.issues(matchingPart: id) }, for: id, where: "in any subscription", list: "newsstand list")
         default:
             let names = found.map(\.subscription).joined(separator: ", ")
             throw NewsstandError(.unknownIssue, "\"\(TextSanitizer.inert(id))\" is in \(names): say which, as NAME/\(TextSanitizer.inert(id)).")
+        }
+    }
+
+    /// The one issue a part of an ID names, or why there is none: nothing, or several (named).
+    private static func onlyMatch(_ matches: [Issue], for part: String, where place: String, list: String) throws(NewsstandError) -> Issue {
+        switch matches.count {
+        case 1:
+            return matches[0]
+        case 0:
+            throw NewsstandError(.unknownIssue, "No issue \"\(TextSanitizer.inert(part))\" \(place): see `\(list)`.")
+        default:
+            let shown = matches.prefix(3).map { TextSanitizer.inert($0.address) }.joined(separator: ", ")
+            let more = matches.count > 3 ? " and \(matches.count - 3) more" : ""
+            throw NewsstandError(.unknownIssue, "\"\(TextSanitizer.inert(part))\" is part of \(matches.count) IDs (\(shown)\(more)): give more of it.")
         }
     }
 

@@ -33,23 +33,14 @@ public struct Opener: Sendable {
         }
     }
 
-    /// Starts `arguments[0]` with `arguments` and returns its exit status.
+    /// Starts `arguments[0]` with `arguments` on this terminal and returns its exit status.
     private func run(arguments: [String]) throws(NewsstandError) -> Int32 {
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        argv.append(nil)
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawnp(&pid, arguments[0], nil, nil, argv, environ)
-        guard spawned == 0 else {
-            let reason = spawned == ENOENT ? "is not installed" : "could not start: \(String(cString: strerror(spawned)))"
+        switch Subprocess.run(arguments, environment: nil, capturingOutput: false) {
+        case .success(let outcome):
+            return outcome.status
+        case .failure(let error):
+            let reason = error.code == ENOENT ? "is not installed" : "could not start: \(String(cString: strerror(error.code)))"
             throw NewsstandError(.openerFailed, "The PDF opener \(TextSanitizer.inert(program)) \(reason); install xdg-utils or set NEWSSTAND_OPENER.")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return -1 }
-        }
-        // WIFEXITED / WEXITSTATUS are macros.
-        if status & 0x7F == 0 { return (status >> 8) & 0xFF }
-        return 128 + (status & 0x7F)
     }
 }

@@ -115,6 +115,23 @@ public final class Store: Sendable {
             return contents.positions[id].map { contents.issues[$0] }
         }
     }
+    /// The issues whose ID a part names, as git takes a prefix of a hash: the ID's start, or
+    /// the start of what follows any `:` or `/` in it (the UUID of `urn:uuid:…`, the last
+    /// segment of an `http://…` ID), or the start of the local key. At least 4 characters.
+    public func issues(matchingPart part: String) -> [Issue] {
+        guard part.count >= 4 else { return [] }
+        return issues.filter { issue in
+            if issue.id.hasPrefix(part) || issue.localKey.hasPrefix(part) { return true }
+            let id = issue.id
+            var index = id.startIndex
+            while let separator = id[index...].firstIndex(where: { $0 == ":" || $0 == "/" }) {
+                index = id.index(after: separator)
+                if id[index...].hasPrefix(part) { return true }
+            }
+            return false
+        }
+    }
+
     /// Every issue, in the catalog's order.
     public var issues: [Issue] { contents.withLock { $0.issues } }
 

@@ -49,7 +49,8 @@ public final class RequestProfileSource: Sendable {
         case .command(let command):
             let words = CommandLineWords.split(command)
             guard !words.isEmpty else { throw NewsstandError(.configuration, "The \(what) command of \(name) is empty.") }
-            let (status, output) = Subprocess.run(words, environment: environment)
+            let outcome = (try? Subprocess.run(words, environment: environment, capturingOutput: true).get()) ?? .init(status: 127, output: "")
+            let (status, output) = (outcome.status, outcome.output)
             guard status == 0 else {
                 throw NewsstandError(.unauthorized, "The \(what) command of \(name) (\(TextSanitizer.inert(words[0]))) failed with exit status \(status).")
             }
@@ -93,46 +94,5 @@ enum CommandLineWords {
         }
         if inWord { words.append(current) }
         return words
-    }
-}
-
-/// Runs a program from an argument vector and collects what it prints.
-enum Subprocess {
-    /// Runs `arguments[0]` (looked up on PATH) and returns its exit status and standard output.
-    static func run(_ arguments: [String], environment: [String: String]) -> (status: Int32, output: String) {
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { return (-1, "") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclose(&actions, pipe[0])
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid = pid_t()
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
-        close(pipe[1])
-        guard spawned == 0 else {
-            close(pipe[0])
-            return (127, "")
-        }
-        var output = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(pipe[0], &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 || output.count > 1 << 20 { break }
-            output += buffer[0..<count]
-        }
-        close(pipe[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exit, String(decoding: output, as: UTF8.self))
     }
 }

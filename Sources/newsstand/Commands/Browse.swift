@@ -114,7 +114,7 @@ extension NewsstandCommand {
                 return (configured, true)
             }
             guard target.contains("://") || target.hasPrefix("/") || target.hasPrefix(".") else {
-                throw CommandFailure("\(TextSanitizer.inert(target)) is neither a subscription nor a URL: see `newsstand subscriptions`.", exitCode: 64)
+                throw CommandFailure("\(TextSanitizer.inert(target)) is neither a subscription nor a URL: see `newsstand subscriptions`.", status: .usage)
             }
             var subscription = Subscription(name: "browse", url: try NewsstandOptions.parse(target))
             subscription.credentials = try credentials.source()

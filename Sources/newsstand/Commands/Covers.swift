@@ -62,7 +62,7 @@ extension NewsstandCommand {
                 for line in failed.prefix(20) { Output.error("newsstand: cover of \(line)") }
                 if failed.count > 20 { Output.error("newsstand: … and \(failed.count - 20) more covers failed.") }
                 Output.line("\(issues.count - failed.count) of \(issues.count) covers on disk.")
-                if !failed.isEmpty { throw CommandFailure("\(failed.count) covers could not be fetched.", exitCode: 4) }
+                if !failed.isEmpty { throw CommandFailure("\(failed.count) covers could not be fetched.", status: .network) }
             }
         }
     }

@@ -13,12 +13,13 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                let (newsstand, issues) = try options.resolve(ids)
-                for issue in issues {
+                let resolved = try options.resolve(ids)
+                for issue in resolved.issues {
                     let before = issue.state
-                    try newsstand.delete(issue)
+                    try resolved.newsstand.delete(issue)
                     Output.line(before == .remote ? "\(issue.address): nothing to delete." : "\(issue.address): deleted.")
                 }
+                try resolved.finish()
             }
         }
     }

@@ -23,7 +23,8 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                var (newsstand, issues) = try options.resolve(ids)
+                let resolved = try options.resolve(ids)
+                var (newsstand, issues) = (resolved.newsstand, resolved.issues)
                 if allFree {
                     issues = options.selectedStores(newsstand).flatMap { $0.issues.filter { $0.entry.isFree } }
                 }
@@ -32,9 +33,10 @@ extension NewsstandCommand {
                     for (issue, error) in failures {
                         Output.error("newsstand: \(issue.address): \(error.message)")
                     }
-                    let codes = Set(failures.map { CommandFailure.exitCode(for: $0.1.code) })
+                    let codes = Set((failures.map(\.1) + resolved.unresolved).map { CommandFailure.exitCode(for: $0.code) })
                     throw ExitCode(codes.count == 1 ? codes.first! : 1)
                 }
+                try resolved.finish()
             }
         }
     }

@@ -24,7 +24,7 @@ extension NewsstandCommand {
                 // all in memory at once.
                 if offline {
                     guard stores.contains(where: \.hasCachedCopy) else {
-                        throw CommandFailure("No cached copy of the catalog exists yet: run `newsstand refresh` while online.", exitCode: 2)
+                        throw CommandFailure("No cached copy of the catalog exists yet: run `newsstand refresh` while online.", status: .noCatalog)
                     }
                     newsstand.withEachCachedStore(stores) { store, _ in printer.print(store) }
                 } else {
@@ -46,7 +46,9 @@ extension NewsstandCommand {
         }
 
         /// Prints publications one after another: a table, or one JSON object whose `issues` come
-        /// first (written as each publication is read) and `subscriptions` last.
+        /// first (written as each publication is read) and `subscriptions` last. Nothing is
+        /// written before the first publication, and every failure comes before it, so that
+        /// standard output holds one whole document or nothing.
         private struct Printer {
             let json: Bool
             private var wroteIssue = false
@@ -55,13 +57,11 @@ extension NewsstandCommand {
 
             init(json: Bool) {
                 self.json = json
-                if json {
-                    Output.write(bytes: Array("{\"issues\":[".utf8), to: STDOUT_FILENO)
-                    subscriptions.beginArray()
-                }
+                if json { subscriptions.beginArray() }
             }
 
             mutating func print(_ store: Store) {
+                if json && !printedAny { Output.write(bytes: Array("{\"issues\":[".utf8), to: STDOUT_FILENO) }
                 if json {
                     printJSON(store)
                 } else {
@@ -73,6 +73,7 @@ extension NewsstandCommand {
 
             mutating func finish() {
                 guard json else { return }
+                if !printedAny { Output.write(bytes: Array("{\"issues\":[".utf8), to: STDOUT_FILENO) }
                 subscriptions.endArray()
                 Output.write(bytes: Array("],\"subscriptions\":".utf8) + subscriptions.bytes + Array("}\n".utf8), to: STDOUT_FILENO)
             }
@@ -112,7 +113,9 @@ extension NewsstandCommand {
             let width = Output.terminalWidth
             let issues = store.issues
             Output.line("\(store.name): \(TextSanitizer.inert(store.displayTitle)) — \(Formatting.count(issues.count, "issue")) (\(store.status.summary))")
-            let idWidth = min(24, max(2, issues.map { $0.id.count }.max() ?? 2))
+            // Cut to fit a terminal only: a script reading a pipe gets every ID whole.
+            let longestID = max(2, issues.map { DisplayWidth.of(TextSanitizer.inert($0.id)) }.max() ?? 2)
+            let idWidth = width == nil ? longestID : min(24, longestID)
             let stateWidth = 11
             let header = [DisplayWidth.pad("ID", to: idWidth), DisplayWidth.pad("DATE", to: 10), "FREE",
                           DisplayWidth.pad("STATE", to: stateWidth), "    ", "TITLE"].joined(separator: "  ")
@@ -125,7 +128,8 @@ extension NewsstandCommand {
                 if let titleWidth { title = DisplayWidth.truncate(title, to: titleWidth) }
                 let reading = issue.reading
                 let badge = reading?.pinned == true ? "PIN " : reading?.isNew == true ? "NEW " : reading?.isRead == true ? "read" : "    "
-                let row = [DisplayWidth.pad(DisplayWidth.truncate(TextSanitizer.inert(issue.id), to: idWidth), to: idWidth),
+                let id = TextSanitizer.inert(issue.id)
+                let row = [DisplayWidth.pad(width == nil ? id : DisplayWidth.truncate(id, to: idWidth), to: idWidth),
                            DisplayWidth.pad(Formatting.day(entry.releaseDate), to: 10),
                            entry.isFree ? "yes " : "no  ", DisplayWidth.pad(stateText(issue.state), to: stateWidth), badge, title]
                 Output.line(row.joined(separator: "  "))

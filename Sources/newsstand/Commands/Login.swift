@@ -20,7 +20,7 @@ extension NewsstandCommand {
             try reportingFailures {
                 let path = NewsstandOptions.configPath
                 guard let current = try NewsstandOptions.loadConfig()?.subscription(named: name) else {
-                    throw CommandFailure("There is no subscription \(TextSanitizer.inert(name)): see `newsstand subscriptions`.", exitCode: 3)
+                    throw CommandFailure.noSuchSubscription(name)
                 }
                 let source: Subscription.CredentialSource?
                 if credentials.user == nil, credentials.passwordEnv == nil, credentials.passwordCommand == nil, let auth = credentials.auth,

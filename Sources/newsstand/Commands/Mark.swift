@@ -21,7 +21,8 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                let (newsstand, issues) = try options.resolve(ids)
+                let resolved = try options.resolve(ids)
+                let (newsstand, issues) = (resolved.newsstand, resolved.issues)
                 switch action {
                 case .read: try newsstand.setRead(true, issues)
                 case .unread: try newsstand.setRead(false, issues)
@@ -29,6 +30,7 @@ extension NewsstandCommand {
                 case .unpin: try newsstand.setPinned(false, issues)
                 }
                 for issue in issues { Output.line("\(issue.address): \(action.rawValue == "pin" || action.rawValue == "unpin" ? action.rawValue + "ned" : action.rawValue).") }
+                try resolved.finish()
             }
         }
     }

@@ -15,8 +15,8 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                let (newsstand, issues) = try options.resolve([id])
-                try newsstand.open(issues[0], with: Opener.fromEnvironment())
+                let resolved = try options.resolve([id])
+                try resolved.newsstand.open(resolved.issues[0], with: Opener.fromEnvironment())
             }
         }
     }

@@ -21,7 +21,7 @@ extension NewsstandCommand {
             try reportingFailures {
                 guard !terms.isEmpty else { throw ValidationError("Give the words to search for.") }
                 guard let subscription = try NewsstandOptions.loadConfig()?.subscription(named: name) else {
-                    throw CommandFailure("There is no subscription \(TextSanitizer.inert(name)): see `newsstand subscriptions`.", exitCode: 64)
+                    throw CommandFailure.noSuchSubscription(name)
                 }
                 let newsstand = try Newsstand(configuration: Newsstand.Configuration(), subscriptions: [subscription])
                 let store = newsstand.stores[0]
@@ -30,7 +30,7 @@ extension NewsstandCommand {
                     throw CommandFailure(error: error, store: store)
                 }
                 guard let search = store.search else {
-                    throw CommandFailure("\(name)'s feed (\(store.format?.rawValue ?? "catalog")) offers no search.", exitCode: 2)
+                    throw CommandFailure("\(name)'s feed (\(store.format?.rawValue ?? "catalog")) offers no search.", status: .noCatalog)
                 }
                 let browser = FeedBrowser(subscription: subscription)
                 let url = try browser.searchURL(search, terms: terms.joined(separator: " "))

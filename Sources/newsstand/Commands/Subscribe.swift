@@ -46,8 +46,9 @@ extension NewsstandCommand {
         @Option(help: "Pages of a paginated feed read at most on each refresh (default 100).")
         var maxPages: Int?
 
-        @Flag(help: "Do not fetch the catalog now.")
-        var noFetch = false
+        @Flag(name: [.customLong("no-check"), .customLong("no-fetch")],
+              help: "Save the subscription without fetching its catalog first (offline now).")
+        var noCheck = false
 
         func run() throws {
             try reportingFailures {
@@ -55,7 +56,7 @@ extension NewsstandCommand {
                 let config = try NewsstandOptions.loadConfig()
                 let catalogURL = try NewsstandOptions.parse(url)
                 if catalogURL.isFileURL, !FileManager.default.fileExists(atPath: catalogURL.path) {
-                    throw CommandFailure("There is no catalog file at \(TextSanitizer.inert(catalogURL.path)): give an http(s) URL or the path of a catalog file.", exitCode: 2)
+                    throw CommandFailure("There is no catalog file at \(TextSanitizer.inert(catalogURL.path)): give an http(s) URL or the path of a catalog file.", status: .noCatalog)
                 }
                 var chosen = name ?? Subscription.suggestedName(for: catalogURL)
                 if name == nil, let config {
@@ -67,34 +68,47 @@ extension NewsstandCommand {
                     }
                 }
                 guard Subscription.isValidName(chosen) else {
-                    throw CommandFailure("--name \(TextSanitizer.inert(chosen)): use lowercase letters, digits, - and _ (it names a folder).", exitCode: 64)
+                    throw CommandFailure("--name \(TextSanitizer.inert(chosen)): use lowercase letters, digits, - and _ (it names a folder).", status: .usage)
                 }
                 if let existing = config?.subscriptions.first(where: { $0.url == catalogURL }) {
-                    throw CommandFailure("\(TextSanitizer.inert(URLSecrets.redacted(catalogURL))) is already subscribed as \(existing.name).", exitCode: 64)
+                    throw CommandFailure("\(TextSanitizer.inert(URLSecrets.redacted(catalogURL))) is already subscribed as \(existing.name).", status: .usage)
                 }
                 var subscription = Subscription(name: chosen, url: catalogURL)
                 try apply(to: &subscription)
+                // The catalog is fetched before anything is saved: a subscription that can never
+                // work (a 404, a web page, a closed port) is refused, and the file is left as it was.
+                var checked: Result<(Store, Store.RefreshSummary), NewsstandError>?
+                if !noCheck {
+                    var configuration = Newsstand.Configuration()
+                    configuration.maxStorage = config?.maxStorage
+                    let newsstand = try Newsstand(configuration: configuration, subscriptions: [subscription])
+                    let store = newsstand.stores[0]
+                    checked = store.refreshAndWait().map { (store, $0) }
+                    if case .failure(let error) = checked, error.code != .unauthorized, error.code != .accountLocked {
+                        throw CommandFailure(
+                            "Not subscribed: \(CommandFailure(error: error, store: store).message) (--no-check saves it all the same.)",
+                            status: ExitStatus(error.code))
+                    }
+                }
                 try ConfigEditor(path: path).add(subscription)
                 // Read back through the same rules a hand edit meets.
                 guard let saved = try NewsstandConfig.load(path: path)?.subscription(named: chosen) else {
                     throw CommandFailure("The subscription was written but cannot be read back from \(path).")
                 }
                 Output.line("Subscribed to \(TextSanitizer.inert(saved.displayAddress)) as \(chosen) (in \(path)).")
-                guard !noFetch else { return }
-                var configuration = Newsstand.Configuration()
-                configuration.maxStorage = config?.maxStorage
-                let newsstand = try Newsstand(configuration: configuration, subscriptions: [saved])
-                let store = newsstand.stores[0]
-                switch store.refreshAndWait() {
-                case .success(let summary):
+                switch checked {
+                case .success(let (store, summary))?:
                     printWarnings(store)
                     let format = store.format.map { " (\($0.rawValue))" } ?? ""
                     Output.line("\(chosen): \(TextSanitizer.inert(store.displayTitle)), \(Formatting.count(summary.totalIssues, "issue"))\(format).")
                     if summary.totalIssues == 0, !store.navigation.isEmpty {
                         Output.line("It is a navigation feed of \(Formatting.count(store.navigation.count, "section")): `newsstand browse \(chosen)` lists them; subscribe to one of them instead.")
                     }
-                case .failure(let error):
-                    Output.error("newsstand: \(chosen): subscribed, but its catalog is not fetched yet. \(error.message)")
+                case .failure(let error)?:
+                    // Saved: the credentials may come next, with the command the message names.
+                    throw CommandFailure("\(chosen): subscribed, but the server wants credentials first. \(error.message)", status: ExitStatus(error.code))
+                case nil:
+                    break
                 }
             }
         }

@@ -45,8 +45,8 @@ extension NewsstandCommand {
                 }
                 for removal in report.removed { logger.info("removed \(removal.subscription)/\(removal.key) (\(Formatting.bytes(removal.bytes)))") }
                 json ? printJSON(report) : printSummary(report)
-                if report.nothingReachable { throw ExitCode(4) }
-                if !report.succeeded { throw ExitCode(5) }
+                if report.nothingReachable { throw ExitStatus.network.code }
+                if !report.succeeded { throw ExitStatus.partialFailure.code }
             }
         }
 

@@ -6,29 +6,26 @@ struct CommandFailure: Error {
     let message: String
     let exitCode: Int32
 
-    init(_ message: String, exitCode: Int32 = 1) {
+    init(_ message: String, status: ExitStatus = .failure) {
         self.message = message
-        self.exitCode = exitCode
+        self.exitCode = status.rawValue
     }
 
     /// A library error; when the store has failed outright, its status says more (no cache, say).
     init(error: NewsstandError, store: Store? = nil) {
         var error = error
         if case .failed(let status)? = store?.status { error = status }
-        self.init(error.message, exitCode: Self.exitCode(for: error.code))
+        self.init(error.message, status: ExitStatus(error.code))
     }
 
-    /// Exit codes a script can tell apart: 2 no catalog, 3 unknown or missing issue or
-    /// subscription, 4 network or server, 64 a bad configuration, 75 another sync running, 1 the rest.
+    /// The one sentence for a name that is no subscription, from every command.
+    static func noSuchSubscription(_ name: String) -> CommandFailure {
+        CommandFailure("There is no subscription \(TextSanitizer.inert(name)): see `newsstand subscriptions`.", status: .notFound)
+    }
+
+    /// The exit code for a core error (the table is ``ExitStatus``).
     static func exitCode(for code: NewsstandError.Code) -> Int32 {
-        switch code {
-        case .catalogUnavailable, .invalidCatalog: return 2
-        case .unknownIssue, .notDownloaded, .unknownSubscription: return 3
-        case .network, .timedOut, .httpStatus, .insecure: return 4
-        case .configuration: return 64
-        case .busy: return 75
-        default: return 1
-        }
+        ExitStatus(code).rawValue
     }
 }
 

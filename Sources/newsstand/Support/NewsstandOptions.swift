@@ -118,16 +118,25 @@ struct NewsstandOptions: ParsableArguments {
         return newsstand
     }
 
-    /// The newsstand with the issues `addresses` name (`NAME/ID`, or IDs), their catalogs loaded.
-    func resolve(_ addresses: [String]) throws -> (Newsstand, [Issue]) {
+    /// The newsstand with the issues `addresses` name (`NAME/ID`, IDs, or unique parts of
+    /// IDs), their catalogs loaded. Every address is tried: each one that names no issue is
+    /// reported on stderr and kept in `unresolved`; only when none names one is it an error.
+    func resolve(_ addresses: [String]) throws -> ResolvedIssues {
         let newsstand = try makeNewsstand()
         try loadCatalogs(newsstand, selectedStores(newsstand), needing: addresses, subscription: subscription)
-        var issues: [Issue] = []
+        var resolved = ResolvedIssues(newsstand: newsstand)
         for address in addresses {
-            let issue = try newsstand.issue(addressed: address, in: subscription)
-            if !issues.contains(where: { $0 === issue }) { issues.append(issue) }
+            do {
+                let issue = try newsstand.issue(addressed: address, in: subscription)
+                if !resolved.issues.contains(where: { $0 === issue }) { resolved.issues.append(issue) }
+            } catch {
+                if addresses.count == 1 { throw error }
+                Output.error("newsstand: \(error.message)")
+                resolved.unresolved.append(error)
+            }
         }
-        return (newsstand, issues)
+        if resolved.issues.isEmpty, let first = resolved.unresolved.first { throw ExitStatus(first.code).code }
+        return resolved
     }
 
     /// The stores this run looks at: `--subscription`'s, else all.
@@ -176,4 +185,16 @@ func printWarnings(_ store: Store, among count: Int = 1) {
         Output.error("note: \(prefix)\(Formatting.count(withoutDownload, "item")) of the feed \(offer) nothing to download as a PDF, EPUB, CBZ or zip, and \(withoutDownload == 1 ? "is" : "are") not listed.")
     }
     for remark in store.remarks { Output.error("note: \(prefix)\(remark)") }
+}
+
+/// The issues a command's addresses named, and the failures of those that named none.
+struct ResolvedIssues {
+    let newsstand: Newsstand
+    var issues: [Issue] = []
+    var unresolved: [NewsstandError] = []
+
+    /// Ends a command that did its work on the issues found: non-zero when an address named none.
+    func finish() throws {
+        if let first = unresolved.first { throw ExitStatus(first.code).code }
+    }
 }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Runs a program from an argument vector, never through a shell: a password or token command,
+/// the PDF opener. The pipe it reads is close-on-exec, so that another program started at the
+/// same moment (the opener, while a refresh runs a password command) cannot inherit it and
+/// keep it open.
+enum Subprocess {
+    /// How a run ended.
+    struct Outcome {
+        /// The exit status; 128 + N for a signal.
+        var status: Int32
+        /// Standard output, when asked for (at most about 1 MiB).
+        var output: String
+    }
+
+    /// Runs `arguments[0]` (looked up on PATH) with standard input from /dev/null and, with
+    /// `capturingOutput`, standard output read back; otherwise it shares this process's
+    /// terminal. Returns the errno of a failed start instead of an outcome.
+    /// Why a program could not be started: the errno of the spawn.
+    struct StartFailure: Error {
+        let code: Int32
+    }
+
+    static func run(_ arguments: [String], environment: [String: String]?, capturingOutput: Bool) -> Result<Outcome, StartFailure> {
+        var pipe: [Int32] = [-1, -1]
+        if capturingOutput {
+            guard let made = FileOps.closeOnExecPipe() else { return .failure(StartFailure(code: errno)) }
+            pipe = [made.read, made.write]
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if capturingOutput {
+            // dup2 leaves the child's standard output open across exec; the originals close with it.
+            posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer {
+            argv.forEach { free($0) }
+            envp?.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let spawned: Int32
+        if var envp {
+            spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, &envp)
+        } else {
+            spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        }
+        if capturingOutput { close(pipe[1]) }
+        guard spawned == 0 else {
+            if capturingOutput { close(pipe[0]) }
+            return .failure(StartFailure(code: spawned))
+        }
+        var output = [UInt8]()
+        if capturingOutput {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(pipe[0], &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 || output.count > 1 << 20 { break }
+                output += buffer[0..<count]
+            }
+            close(pipe[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return .success(Outcome(status: -1, output: "")) }
+        }
+        // WIFEXITED / WEXITSTATUS are macros.
+        let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return .success(Outcome(status: exit, output: String(decoding: output, as: UTF8.self)))
+    }
+}
