@@ -1,0 +1,157 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// HTTP itself, against Debian's nginx: redirects as it sends them (with an HTML body, relative
+/// with `absolute_redirect off`, protocol-relative, to another host), a resumed download across
+/// a redirect, auth_basic, gzip.
+final class NginxEndToEndTests: XCTestCase {
+    var folder: TemporaryDirectory!
+    var runner: CommandRunner!
+    var nginx: NginxServer!
+    let issue = Fixtures.pdf(size: 3_000_000, seed: 7)
+    let cover = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!
+
+    override func setUpWithError() throws {
+        folder = TemporaryDirectory()
+        runner = CommandRunner(folder: folder, extra: ["NGINX_PASSWORD": "n9inx-pass-7"])
+        try FileManager.default.createDirectory(atPath: folder.path + "/home", withIntermediateDirectories: true)
+        let server = TemporaryDirectory()
+        let passwords = server.path + "/.htpasswd"
+        try "ann:{PLAIN}n9inx-pass-7\n".write(toFile: passwords, atomically: true, encoding: .utf8)
+        chmod(passwords, 0o644)
+        nginx = try NginxServer(locations: { port, root in
+            """
+            absolute_redirect off;
+            location = /301/catalog.plist { return 301 /catalog.plist; }
+            location = /302/catalog.plist { return 302 /catalog.plist; }
+            location = /303/catalog.plist { return 303 ../catalog.plist; }
+            location = /307/catalog.plist { return 307 //127.0.0.1:\(port)/catalog.plist?from=307; }
+            location = /308/catalog.plist { return 308 http://localhost:\(port)/catalog.plist; }
+            location = /chain/catalog.plist { return 302 /301/catalog.plist; }
+            location = /loop/catalog.plist { return 302 /loop/catalog.plist; }
+            location = /moved/a.pdf { return 302 /slow/a.pdf; }
+            location = /moved/cover.png { return 301 /covers/cover.png; }
+            location = /next/page2.atom { return 301 /feeds/page2.atom; }
+            location /slow/ { alias \(root)/issues/; limit_rate 400k; }
+            location /private/ { auth_basic "Members"; auth_basic_user_file \(passwords); }
+            """
+        }, folder: server)
+        try nginx.put("issues/a.pdf", issue)
+        try nginx.put("covers/cover.png", cover)
+        let entry = Fixtures.entry(id: "a", title: "Spring", download: "/moved/a.pdf", cover: "/moved/cover.png", size: issue.count,
+                                   sha256: Fixtures.sha256(issue))
+        try nginx.put("catalog.plist", Fixtures.catalog([entry]))
+    }
+
+    override func tearDown() {
+        nginx = nil
+        runner = nil
+        folder = nil
+    }
+
+    private func issueIDs(_ result: CommandRunner.Result) throws -> [String] {
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], result.error)
+        return (object["issues"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    func testEveryRedirectStatusWithItsBodyRelativeProtocolRelativeAndToAnotherHostIsFollowed() throws {
+        for path in ["/301/catalog.plist", "/302/catalog.plist", "/303/catalog.plist", "/307/catalog.plist", "/308/catalog.plist", "/chain/catalog.plist"] {
+            let listed = try runner.run("list", "--json", "--catalog", nginx.url(path).absoluteString)
+            XCTAssertEqual(listed.status, 0, "\(path): \(listed.error)")
+            XCTAssertEqual(try issueIDs(listed), ["a"], path)
+        }
+        // nginx sent a body with each redirect: that is what broke the old reading of libcurl's redirect URL.
+        let redirects = nginx.requests.filter { (300..<400).contains($0.status) }
+        XCTAssertEqual(Set(redirects.map(\.status)), [301, 302, 303, 307, 308])
+        XCTAssertTrue(nginx.requests.contains { $0.host == "localhost" && $0.target == "/catalog.plist" }, "\(nginx.requests)")
+        XCTAssertTrue(nginx.requests.contains { $0.target == "/catalog.plist?from=307" })
+
+        let loop = try runner.run("list", "--catalog", nginx.url("/loop/catalog.plist").absoluteString)
+        XCTAssertEqual(loop.status, 2, "no catalog: \(loop.error)")
+        XCTAssertTrue(loop.error.contains("redirected more than 5 times"), loop.error)
+        XCTAssertEqual(nginx.requests(for: "/loop/catalog.plist").count, 6)
+    }
+
+    func testADownloadAndACoverBehindRedirectsAndAResumeKeepsItsRangeAcrossTheHop() throws {
+        let catalog = nginx.url("/302/catalog.plist").absoluteString
+        let subscribed = try runner.run("subscribe", catalog, "--name", "spring")
+        XCTAssertEqual(subscribed.status, 0, subscribed.error)
+        // Killed part-way (nginx sends 400 KB a second), then run again: the redirect is followed
+        // again and the second request to the file asks only for the rest.
+        let (process, _, _) = try runner.start(["download", "spring/a"])
+        let part = folder.path + "/data/newsstand/spring/a/a.pdf.part"
+        let deadline = Date().addingTimeInterval(20)
+        while (try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int ?? 0) ?? 0 < 200_000 && Date() < deadline {
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let download = try runner.run("download", "spring/a")
+        XCTAssertEqual(download.status, 0, download.output + download.error)
+        let installed = folder.path + "/data/newsstand/spring/a/a.pdf"
+        XCTAssertEqual(FileManager.default.contents(atPath: installed), issue)
+        let fileRequests = nginx.requests(for: "/slow/a.pdf")
+        XCTAssertEqual(fileRequests.count, 2, "\(fileRequests)")
+        XCTAssertEqual(fileRequests.first?.range, "-")
+        XCTAssertTrue(fileRequests.last?.range.hasPrefix("bytes=") == true && fileRequests.last?.range != "bytes=0-", "\(fileRequests)")
+        XCTAssertEqual(nginx.requests(for: "/moved/a.pdf").count, 2)
+
+        let covers = try runner.run("covers", "--subscription", "spring")
+        XCTAssertEqual(covers.status, 0, covers.error)
+        XCTAssertEqual(nginx.requests(for: "/covers/cover.png").map(\.status), [200])
+    }
+
+    func testANextPageBehindARedirectAndAGzipFeed() throws {
+        func feed(_ entries: [String], next: String?) -> Data {
+            let items = entries.map { id in
+                """
+                <entry><id>\(id)</id><title>Issue \(id)</title><updated>2026-01-0\(id.count)T00:00:00Z</updated>
+                <link rel="http://opds-spec.org/acquisition" type="application/pdf" href="/issues/a.pdf"/></entry>
+                """
+            }.joined()
+            let link = next.map { "<link rel=\"next\" type=\"application/atom+xml;profile=opds-catalog\" href=\"\($0)\"/>" } ?? ""
+            // Long enough for nginx to compress it.
+            let padding = "<subtitle>" + String(repeating: "A magazine of the harbour. ", count: 40) + "</subtitle>"
+            return Data("<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><id>f</id><title>Harbour</title>\(padding)\(link)\(items)</feed>".utf8)
+        }
+        try nginx.put("feeds/page1.atom", feed(["one", "two"], next: "/next/page2.atom"))
+        try nginx.put("feeds/page2.atom", feed(["three"], next: nil))
+        let listed = try runner.run("list", "--json", "--catalog", nginx.url("/feeds/page1.atom").absoluteString)
+        XCTAssertEqual(listed.status, 0, listed.error)
+        XCTAssertEqual(Set(try issueIDs(listed)), ["one", "two", "three"])
+        XCTAssertEqual(nginx.requests(for: "/next/page2.atom").map(\.status), [301])
+        XCTAssertEqual(nginx.requests(for: "/feeds/page2.atom").map(\.status), [200])
+        XCTAssertNotEqual(nginx.requests(for: "/feeds/page1.atom").first?.gzipRatio, "-", "the feed came compressed (and chunked)")
+    }
+
+    func testAuthBasicIsAskedForThenAnsweredAndRememberedAndAWrongPasswordNamesLogin() throws {
+        try nginx.put("private/catalog.plist", Fixtures.catalog([Fixtures.entry(id: "p", download: "/private/p.pdf")]))
+        try nginx.put("private/p.pdf", issue)
+        let catalog = nginx.url("/private/catalog.plist").absoluteString
+        let subscribed = try runner.run("subscribe", catalog, "--name", "members", "--user", "ann", "--password-env", "NGINX_PASSWORD")
+        XCTAssertEqual(subscribed.status, 0, subscribed.error)
+        // Over http nothing is sent before the server asks; then it is remembered for this origin.
+        XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").map(\.status), [401, 200])
+        XCTAssertEqual(try runner.run("download", "members/p").status, 0)
+        XCTAssertEqual(nginx.requests(for: "/private/p.pdf").map(\.status), [200], "answered in the first request")
+        XCTAssertEqual(try runner.run("refresh").status, 0)
+        XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").map(\.status), [401, 200, 304], "a new process knows it too: answered (and revalidated) in one request")
+        XCTAssertTrue(nginx.requests.allSatisfy { $0.authorization == "-" || $0.authorization.hasPrefix("Basic ") })
+
+        var wrong: CommandRunner = runner
+        wrong.environment["NGINX_PASSWORD"] = "not-it-at-all"
+        let refused = try wrong.run("refresh")
+        XCTAssertEqual(refused.status, 6, refused.error)
+        XCTAssertTrue(refused.error.contains("check the user and password of members") && refused.error.contains("newsstand login members"),
+                      refused.error)
+        XCTAssertFalse(refused.error.contains("not-it-at-all"))
+        // The wrong password went once, not again and again.
+        XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").suffix(1).map(\.status), [401])
+        XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").count, 4)
+        for file in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            let data = FileManager.default.contents(atPath: folder.path + "/" + file) ?? Data()
+            XCTAssertNil(data.range(of: Data("n9inx-pass-7".utf8)), "the password is in \(file)")
+        }
+    }
+}
