@@ -10,7 +10,7 @@ BIN := .build/debug/newsstand
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev libstb-dev libchafa-dev libglib2.0-dev zlib1g-dev ncurses-term tmux curl python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan test-asan clean release install install-files uninstall deb test-install test-package
+.PHONY: deps build run test test-tsan test-asan test-servers clean release install install-files uninstall deb test-install test-package
 
 deps:
 	@missing=""; \
@@ -30,13 +30,13 @@ run: build
 	$(BIN) $(ARGS)
 
 # Every test, then a tiny run of the benchmark harness with the debug build, so that it cannot rot.
-test: deps bench-deps
+test: deps bench-deps test-servers
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	python3 bench/bench.py --smoke --binary $(BIN)
 
 # The same tests under ThreadSanitizer (the download thread, notifications and the UI loop) and AddressSanitizer.
-test-tsan: deps
+test-tsan: deps test-servers
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 # Leak checking is off for the test runner (XCTest keeps every test case alive until exit) but on
@@ -44,8 +44,35 @@ test-tsan: deps
 test-asan: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
+# The real servers the end-to-end tests start on 127.0.0.1: Debian's nginx and calibre (its
+# content server, calibredb and ebook-convert), and calibre-web from PyPI in a virtual
+# environment of its own under .build-servers/. A test whose server is missing fails and says so.
+SERVER_PACKAGES := nginx-light calibre
+CALIBREWEB := .build-servers/calibre-web
+CALIBREWEB_VERSION := 0.6.27
+test-servers: deps
+	@missing=""; \
+	for package in $(SERVER_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing the test servers:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@if [ ! -x $(CALIBREWEB)/bin/cps ]; then \
+		echo "Installing calibre-web $(CALIBREWEB_VERSION) into $(CALIBREWEB)"; \
+		rm -rf $(CALIBREWEB) && python3 -m venv $(CALIBREWEB) && \
+		$(CALIBREWEB)/bin/pip install -q --disable-pip-version-check calibreweb==$(CALIBREWEB_VERSION); \
+	fi
+
+# Only the tests against real servers (nginx, calibre, calibre-web).
+.PHONY: test-real-servers
+test-real-servers: test-servers
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter 'NginxEndToEndTests|CalibreEndToEndTests|CalibreWebEndToEndTests'
+
 clean:
-	rm -rf .build .build-tsan .build-asan .build-release .build-package
+	rm -rf .build .build-tsan .build-asan .build-release .build-package .build-servers
 
 # Installing. `make install` puts newsstand under PREFIX (default ~/.local, no root needed);
 # DESTDIR stages it for a packager; `make uninstall` with the same PREFIX removes every file again.

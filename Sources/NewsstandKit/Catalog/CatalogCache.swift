@@ -100,6 +100,14 @@ public struct CatalogCache: Sendable {
         try FileOps.writeAtomically(data, to: infoPath, durable: durable)
     }
 
+    /// Tells the process-wide authenticator what an earlier process learned of how `url`'s
+    /// origin authenticates, so that the first request already answers its challenge.
+    func seedAuthentication(for url: URL) {
+        if let known = readInfo()?.authentication, let origin = RequestProfile.origin(of: url) {
+            HTTPAuthenticator.shared.seed(known, for: origin)
+        }
+    }
+
     /// Moves an unreadable copy aside (kept for a look, not used again) so that it is fetched afresh.
     func setAside() {
         rename(catalogPath, catalogPath + ".corrupt")

@@ -136,7 +136,7 @@ public struct CatalogDecoder: Sendable {
 
     /// The keys an issue dictionary may have.
     private enum Key: Int, CaseIterable {
-        case id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary, mediaType, price, authors, localKey
+        case id, title, releaseDate, coverURL, downloadURL, free, size, advertisedSize, sha256, summary, mediaType, price, authors, localKey
 
         init?(_ key: String) {
             var key = key
@@ -157,6 +157,7 @@ public struct CatalogDecoder: Sendable {
             case (12, UInt8(ascii: "D")) where matches("Download URL"): self = .downloadURL
             case (4, UInt8(ascii: "F")) where matches("Free"): self = .free
             case (4, UInt8(ascii: "S")) where matches("Size"): self = .size
+            case (15, UInt8(ascii: "A")) where matches("Advertised size"): self = .advertisedSize
             case (6, UInt8(ascii: "S")) where matches("SHA256"): self = .sha256
             case (7, UInt8(ascii: "S")) where matches("Summary"): self = .summary
             case (10, UInt8(ascii: "M")) where matches("Media type"): self = .mediaType
@@ -170,7 +171,7 @@ public struct CatalogDecoder: Sendable {
 
     /// An issue's values by key; a repeated key keeps its last value.
     private struct RawFields {
-        var id, title, releaseDate, coverURL, downloadURL, free, size, sha256, summary, mediaType, price, authors, localKey: PropertyListValue?
+        var id, title, releaseDate, coverURL, downloadURL, free, size, advertisedSize, sha256, summary, mediaType, price, authors, localKey: PropertyListValue?
 
         mutating func set(_ key: Key, _ value: PropertyListValue) {
             switch key {
@@ -181,6 +182,7 @@ public struct CatalogDecoder: Sendable {
             case .downloadURL: downloadURL = value
             case .free: free = value
             case .size: size = value
+            case .advertisedSize: advertisedSize = value
             case .sha256: sha256 = value
             case .summary: summary = value
             case .mediaType: mediaType = value
@@ -245,7 +247,9 @@ public struct CatalogDecoder: Sendable {
                 isFree = value
             }
             var bytes: Int64?
-            if let size {
+            // A feed's advertised size, kept by its cached snapshot; a promised Size wins.
+            let advisory = size == nil && fields.advertisedSize != nil
+            if let size = size ?? fields.advertisedSize {
                 guard case .integer(let value) = size, value >= 0 else {
                     return skip(.invalid(field: "Size", expected: "a non-negative integer"))
                 }
@@ -276,7 +280,7 @@ public struct CatalogDecoder: Sendable {
             // Without a media type the URL's extension says, else a PDF, which every property-list
             // catalog served before other formats existed.
             let acquisition = Acquisition(
-                address: download, mediaType: type ?? MediaType(address: download) ?? .pdf, size: bytes, sha256: digest)
+                address: download, mediaType: type ?? MediaType(address: download) ?? .pdf, size: bytes, sha256: digest, sizeIsAdvisory: advisory)
             // A cache's snapshot names each key beside its ID; any key given is still checked.
             var key: String?
             if case .string(let given)? = fields.localKey, LocalKey.isValid(given) { key = given }

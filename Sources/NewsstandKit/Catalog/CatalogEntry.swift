@@ -86,6 +86,8 @@ public struct CatalogEntry: Sendable, Equatable {
     public var mediaType: MediaType { acquisition.mediaType }
     /// The size in bytes of what a download fetches, when the catalog gives it.
     public var size: Int64? { acquisition.size }
+    /// The size the download must have, when the catalog promises one.
+    public var promisedSize: Int64? { acquisition.promisedSize }
     public var sha256: String? { acquisition.sha256 }
     public var downloadAddress: String { acquisition.address }
     public var downloadURL: URL { acquisition.url }
@@ -103,15 +105,23 @@ public struct Acquisition: Sendable, Equatable {
     public var address: String
     public var mediaType: MediaType
     public var size: Int64?
+    /// Whether `size` is only what a feed advertises (an Atom link's or an RSS enclosure's
+    /// `length`, advisory by RFC 4287): shown, never held against the file. calibre, for one,
+    /// rewrites an EPUB's metadata as it serves it.
+    public var sizeIsAdvisory = false
     /// 64 lowercase hex digits, when the catalog gives it.
     public var sha256: String?
 
-    public init(address: String, mediaType: MediaType, size: Int64? = nil, sha256: String? = nil) {
+    public init(address: String, mediaType: MediaType, size: Int64? = nil, sha256: String? = nil, sizeIsAdvisory: Bool = false) {
         self.address = address
         self.mediaType = mediaType
         self.size = size
         self.sha256 = sha256
+        self.sizeIsAdvisory = sizeIsAdvisory
     }
+
+    /// The size the file must have: a property list's promise, not a feed's advertisement.
+    public var promisedSize: Int64? { sizeIsAdvisory ? nil : size }
 
     public var url: URL { Self.url(address) }
 

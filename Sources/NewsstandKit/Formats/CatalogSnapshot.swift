@@ -23,7 +23,7 @@ public enum CatalogSnapshot {
             ]
             if let date = fields.releaseDate { pairs.append(("Release date", .date(date))) }
             if let cover = fields.coverAddress { pairs.append(("Cover URL", .string(masked(cover)))) }
-            if let size = fields.acquisition.size { pairs.append(("Size", .integer(size))) }
+            if let size = fields.acquisition.size { pairs.append((fields.acquisition.sizeIsAdvisory ? "Advertised size" : "Size", .integer(size))) }
             if let digest = fields.acquisition.sha256 { pairs.append(("SHA256", .string(digest))) }
             if let summary = fields.summary { pairs.append(("Summary", .string(summary))) }
             if let price = fields.price { pairs.append(("Price", .string(price))) }

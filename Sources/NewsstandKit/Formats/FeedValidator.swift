@@ -87,7 +87,7 @@ public struct FeedValidator: Sendable {
             // A link typed as something else (an HTML store page) is not a download, whatever its extension.
             if let mediaType = offer.mediaType, MediaType(mimeType: mediaType) == nil, !Self.isGeneric(mediaType) { continue }
             guard let type else { continue }
-            usable.append((Acquisition(address: address, mediaType: type, size: offer.size.flatMap { $0 >= 0 ? $0 : nil }), offer))
+            usable.append((Acquisition(address: address, mediaType: type, size: offer.size.flatMap { $0 >= 0 ? $0 : nil }, sizeIsAdvisory: true), offer))
         }
         if usable.isEmpty {
             if sawUnsupportedURL {

@@ -159,7 +159,7 @@ final class DownloadQueue: Sendable {
 
         request.resumeOffset = offset
         request.ifRange = offset > 0 ? info?.validator : nil
-        request.maximumBytes = entry.size ?? policy.maximumIssueSize
+        request.maximumBytes = entry.promisedSize ?? policy.maximumIssueSize
         request.stallTimeout = policy.stallTimeout
 
         issue.setState(.downloading(DownloadProgress(received: offset, total: entry.size)))

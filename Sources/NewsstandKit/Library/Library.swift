@@ -131,7 +131,7 @@ public struct Library: Sendable {
         guard descriptor >= 0 else { throw FileOps.error(errno, "open", path) }
         defer { close(descriptor) }
         let size = FileOps.regularFileSize(path) ?? 0
-        if let expected = entry.size, expected != size {
+        if let expected = entry.promisedSize, expected != size {
             throw NewsstandError(.verificationFailed, "The download is \(size) bytes but the catalog says \(expected); it was discarded.")
         }
         let chunkSize = 1 << 20

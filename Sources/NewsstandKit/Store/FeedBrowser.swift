@@ -11,12 +11,14 @@ public struct FeedBrowser: Sendable {
     public var advice: AuthenticationAdvice
     private let profileSource: RequestProfileSource
     private let scratch: String
+    private let cache: CatalogCache
 
     public init(subscription: Subscription, directories: Directories = .fromEnvironment()) {
         self.subscription = subscription
         profileSource = RequestProfileSource(subscription: subscription)
         advice = AuthenticationAdvice(subscription: subscription)
         scratch = directories.cache
+        cache = CatalogCache(directories: directories, subscriptionName: subscription.name)
     }
 
     /// The page at `url`, read in whatever format it is (an OpenSearch description is not a page:
@@ -89,6 +91,8 @@ public struct FeedBrowser: Sendable {
             return (data, url, nil)
         }
         try FileOps.makeDirectory(scratch, trusted: scratch)
+        // What a subscription's refreshes learned of its server: searching costs no extra challenge.
+        cache.seedAuthentication(for: subscription.url)
         let path = scratch + "/browse-\(getpid())-\(UUID().uuidString).page"
         defer { unlink(path) }
         var request = TransferRequest(url: url, destination: path)

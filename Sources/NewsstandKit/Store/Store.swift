@@ -320,9 +320,7 @@ public final class Store: Sendable {
     /// catalog's origin, so that its first request already answers the server's challenge.
     private func seedAuthentication() {
         guard authenticationSeeded.withLock({ seeded in defer { seeded = true }; return !seeded }) else { return }
-        if let known = cache.readInfo()?.authentication, let origin = RequestProfile.origin(of: subscription.url) {
-            HTTPAuthenticator.shared.seed(known, for: origin)
-        }
+        cache.seedAuthentication(for: subscription.url)
     }
 
     /// Secrets of this subscription, to keep out of messages.

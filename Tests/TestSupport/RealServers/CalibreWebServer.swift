@@ -32,9 +32,4 @@ public final class CalibreWebServer {
     }
 
     public func url(_ path: String) -> URL { server.url(path) }
-
-    /// Requests calibre-web logged for `path` (its werkzeug access lines).
-    public func requestCount(_ path: String) -> Int {
-        server.log.split(separator: "\n").filter { $0.contains("\"GET \(path) ") }.count
-    }
 }
