@@ -70,6 +70,11 @@ public final class TestServer: Sendable {
         var requiredAuthorization: String?
         /// The user and password every request must prove with HTTP Digest, when set.
         var requiredDigest: (user: String, password: String)?
+        /// The nonce the Digest challenge gives now; answers with an older one get `stale=true`.
+        var digestNonce = TestServer.digestNonce
+        var staleNonces: Set<String> = []
+        /// Sent (as `application/opds-authentication+json`) with every Basic 401.
+        var authenticationDocument: Data?
         var requests: [Request] = []
         var bodyBytesSent: [String: Int] = [:]
         var activeTransfers = 0
@@ -156,8 +161,21 @@ public final class TestServer: Sendable {
     static let digestRealm = "calibre"
     static let digestNonce = "5f1c9a7e3b2d4c68"
 
+    /// Gives the Digest challenge a new nonce: an answer with the old one gets 401 with `stale=true`.
+    public func expireDigestNonce() {
+        state.withLock { state in
+            state.staleNonces.insert(state.digestNonce)
+            state.digestNonce = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        }
+    }
+
+    /// Sends an Authentication for OPDS document with every Basic 401.
+    public func sendAuthenticationDocument(_ document: Data) {
+        state.withLock { $0.authenticationDocument = document }
+    }
+
     /// Whether an Authorization header is a valid Digest answer for `method` and the credentials.
-    static func verifyDigest(_ header: String?, method: String, user: String, password: String) -> Bool {
+    static func verifyDigest(_ header: String?, method: String, user: String, password: String, nonce digestNonce: String = digestNonce) -> Bool {
         guard let header, header.hasPrefix("Digest ") else { return false }
         var fields: [String: String] = [:]
         let pattern = try! NSRegularExpression(pattern: #"(\w+)=(?:"([^"]*)"|([^,\s]*))"#)
@@ -281,9 +299,10 @@ public final class TestServer: Sendable {
 
     private func handle(_ connection: Int32) {
         guard let request = readRequest(connection) else { return }
-        let digest = state.withLock { $0.requiredDigest }
-        if let digest, !Self.verifyDigest(request.headers["authorization"], method: request.method, user: digest.user, password: digest.password) {
-            let challenge = "WWW-Authenticate: Digest realm=\"\(Self.digestRealm)\", nonce=\"\(Self.digestNonce)\", qop=\"auth\", algorithm=MD5"
+        let (digest, nonce, staleNonces) = state.withLock { ($0.requiredDigest, $0.digestNonce, $0.staleNonces) }
+        if let digest, !Self.verifyDigest(request.headers["authorization"], method: request.method, user: digest.user, password: digest.password, nonce: nonce) {
+            let stale = staleNonces.contains { Self.verifyDigest(request.headers["authorization"], method: request.method, user: digest.user, password: digest.password, nonce: $0) }
+            let challenge = "WWW-Authenticate: Digest realm=\"\(Self.digestRealm)\", nonce=\"\(nonce)\", qop=\"auth\", algorithm=MD5" + (stale ? ", stale=true" : "")
             state.withLock { $0.requests.append(request) }
             send(connection, head: "HTTP/1.1 401 Unauthorized", headers: [challenge, "Content-Length: 0"])
             return
@@ -301,7 +320,11 @@ public final class TestServer: Sendable {
         signalChange()
 
         if let authorization, request.headers["authorization"] != authorization {
-            send(connection, head: "HTTP/1.1 401 Unauthorized", headers: ["WWW-Authenticate: Basic realm=\"test\"", "Content-Length: 0"])
+            let document = state.withLock { $0.authenticationDocument } ?? Data()
+            var headers = ["WWW-Authenticate: Basic realm=\"test\"", "Content-Length: \(document.count)"]
+            if !document.isEmpty { headers.append("Content-Type: application/opds-authentication+json") }
+            send(connection, head: "HTTP/1.1 401 Unauthorized", headers: headers)
+            if !document.isEmpty { sendBody(connection, document, path: request.path, fault: nil, throttle: nil) }
             return
         }
 

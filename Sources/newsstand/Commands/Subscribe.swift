@@ -85,9 +85,8 @@ extension NewsstandCommand {
                     let store = newsstand.stores[0]
                     checked = store.refreshAndWait().map { (store, $0) }
                     if case .failure(let error) = checked, error.code != .unauthorized, error.code != .accountLocked {
-                        throw CommandFailure(
-                            "Not subscribed: \(CommandFailure(error: error, store: store).message) (--no-check saves it all the same.)",
-                            status: ExitStatus(error.code))
+                        let failure = CommandFailure(error: error, store: store)
+                        throw CommandFailure("Not subscribed: \(failure.message) (--no-check saves it all the same.)", exitCode: failure.exitCode)
                     }
                 }
                 try ConfigEditor(path: path).add(subscription)

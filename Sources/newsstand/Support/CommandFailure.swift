@@ -7,8 +7,12 @@ struct CommandFailure: Error {
     let exitCode: Int32
 
     init(_ message: String, status: ExitStatus = .failure) {
+        self.init(message, exitCode: status.rawValue)
+    }
+
+    init(_ message: String, exitCode: Int32) {
         self.message = message
-        self.exitCode = status.rawValue
+        self.exitCode = exitCode
     }
 
     /// A library error; when the store has failed outright, its status says more (no cache, say).

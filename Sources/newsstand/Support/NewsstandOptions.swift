@@ -81,10 +81,12 @@ struct NewsstandOptions: ParsableArguments {
 
     static func parse(_ value: String) throws -> URL {
         if value.contains("://") {
+            // A malformed URL of any shape is one failure with one exit status: bad usage.
             guard let url = URL(string: value), let scheme = url.scheme?.lowercased(),
-                  ["http", "https", "file"].contains(scheme)
+                  ["http", "https", "file"].contains(scheme), scheme == "file" || !(url.host ?? "").isEmpty
             else {
-                throw CommandFailure("\(TextSanitizer.inert(value)) is neither an http(s) URL nor a local file: give the catalog's http or https address, or its path.")
+                throw CommandFailure("\(TextSanitizer.inert(value)) is neither an http(s) URL nor a local file: give the catalog's http or https address, or its path.",
+                                     status: .usage)
             }
             return url
         }

@@ -154,4 +154,40 @@ final class NginxEndToEndTests: XCTestCase {
             XCTAssertNil(data.range(of: Data("n9inx-pass-7".utf8)), "the password is in \(file)")
         }
     }
+
+    func testSubscribeRefusesWhatCanNeverWorkAndSavesNothing() throws {
+        try nginx.put("page.html", Data("<!DOCTYPE html><html><head><title>Welcome</title></head><body>Hello</body></html>".utf8))
+        let config = folder.path + "/config/newsstand/config.toml"
+        let closed = "http://127.0.0.1:\(RealServer.freePort())/catalog.plist"
+        for (url, status, words) in [(nginx.url("/missing.plist").absoluteString, 2, "HTTP 404"),
+                                     (nginx.url("/page.html").absoluteString, 2, "web page"),
+                                     (closed, 2, "Cannot connect")] {
+            let result = try runner.run("subscribe", url, "--name", "never")
+            XCTAssertEqual(result.status, Int32(status), "\(url): \(result.error)")
+            XCTAssertTrue(result.error.contains("Not subscribed") && result.error.contains(words) && result.error.contains("--no-check"),
+                          "\(url): \(result.error)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: config), "nothing written for \(url)")
+        }
+        // Offline now, on purpose: saved all the same.
+        let saved = try runner.run("subscribe", closed, "--name", "later", "--no-check")
+        XCTAssertEqual(saved.status, 0, saved.error)
+        XCTAssertTrue(try String(contentsOfFile: config, encoding: .utf8).contains("[subscriptions.later]"))
+    }
+
+    func testIDsAreWholeInAPipeFoundByAnyUniquePartAndEachAddressIsTried() throws {
+        let ids = ["urn:uuid:0c0ffee0-0000-4000-8000-000000000001", "urn:uuid:0c0ffee0-0000-4000-8000-000000000002",
+                   "http://example.org/issues/2026/spring-special"]
+        try nginx.put("ids.plist", Fixtures.catalog(ids.map { Fixtures.entry(id: $0, download: "/issues/a.pdf") }))
+        XCTAssertEqual(try runner.run("subscribe", nginx.url("/ids.plist").absoluteString, "--name", "ids").status, 0)
+        let table = try runner.run("list", "--offline", "--subscription", "ids")
+        for id in ids { XCTAssertTrue(table.output.contains(id), "whole in a pipe: \(table.output)") }
+
+        let ambiguous = try runner.run("mark", "read", "ids/0c0ffee0")
+        XCTAssertEqual(ambiguous.status, 3, ambiguous.error)
+        XCTAssertTrue(ambiguous.error.contains("is part of 3 IDs") || ambiguous.error.contains("is part of 2 IDs"), ambiguous.error)
+        let marked = try runner.run("mark", "read", "ids/0c0ffee0-0000-4000-8000-000000000002", "ids/spring-sp", "ids/nothing-like-it")
+        XCTAssertEqual(marked.status, 3, "one address named nothing: \(marked.error)")
+        XCTAssertTrue(marked.output.contains("ids/") && marked.output.components(separatedBy: ": read.").count == 3, marked.output)
+        XCTAssertTrue(marked.error.contains("No issue \"nothing-like-it\" in ids"), marked.error)
+    }
 }
