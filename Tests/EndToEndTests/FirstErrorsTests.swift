@@ -50,7 +50,7 @@ final class FirstErrorsTests: XCTestCase {
         assertSentence(result.error, "Cannot connect to 127.0.0.1 port \(port): nothing answers there; check the address, or try again later.")
 
         result = try runner.run("list", "--catalog", "ftp://127.0.0.1/catalog.plist")
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 64, "a malformed URL is bad usage, whatever its shape")
         assertSentence(result.error, "ftp://127.0.0.1/catalog.plist is neither an http(s) URL nor a local file: give the catalog's http or https address, or its path.")
 
         result = try runner.run("frobnicate")
