@@ -10,18 +10,22 @@ BIN := .build/debug/newsstand
 APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev libstb-dev libchafa-dev libglib2.0-dev zlib1g-dev ncurses-term tmux curl python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan test-asan test-servers clean release install install-files uninstall deb test-install test-package
-
-deps:
+# Installs with apt those of the packages named in $(1) that are not installed yet.
+define apt-install-missing
 	@missing=""; \
-	for package in $(APT_PACKAGES); do \
+	for package in $(1); do \
 		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing system packages:$$missing"; \
-		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+.PHONY: deps build run test test-tsan test-asan test-servers clean release install install-files uninstall deb test-install test-package
+
+deps:
+	$(call apt-install-missing,$(APT_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -51,14 +55,7 @@ SERVER_PACKAGES := nginx-light calibre
 CALIBREWEB := .build-servers/calibre-web
 CALIBREWEB_VERSION := 0.6.27
 test-servers: deps
-	@missing=""; \
-	for package in $(SERVER_PACKAGES); do \
-		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-		echo "Installing the test servers:$$missing"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	$(call apt-install-missing,$(SERVER_PACKAGES))
 	@if [ ! -x $(CALIBREWEB)/bin/cps ]; then \
 		echo "Installing calibre-web $(CALIBREWEB_VERSION) into $(CALIBREWEB)"; \
 		rm -rf $(CALIBREWEB) && python3 -m venv $(CALIBREWEB) && \
@@ -145,11 +142,7 @@ PACKAGE_PACKAGES := dpkg-dev debootstrap desktop-file-utils bash-completion zsh 
 DEB_ROOT := $(RELEASE_SCRATCH)/deb-root
 .PHONY: package-deps
 package-deps:
-	@missing=""; \
-	for package in $(PACKAGE_PACKAGES); do \
-		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
-	done; \
-	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
+	$(call apt-install-missing,$(PACKAGE_PACKAGES))
 
 deb: release package-deps
 	rm -rf $(DEB_ROOT) $(RELEASE_SCRATCH)/newsstand_*.deb
@@ -176,11 +169,7 @@ bench-startup: release
 .PHONY: bench bench-smoke bench-deps
 BENCH_PACKAGES := nginx-light wget tmux time
 bench-deps: deps
-	@missing=""; \
-	for package in $(BENCH_PACKAGES); do \
-		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
-	done; \
-	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; fi
+	$(call apt-install-missing,$(BENCH_PACKAGES))
 
 # The figures are of the build that is installed: the static release.
 bench: bench-deps release
