@@ -58,6 +58,10 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public let code: Code
+
+    /// Whether the server refused for want of credentials (missing, wrong, or a locked login):
+    /// what the reader mends with `login`, not by waiting for the network.
+    public var needsCredentials: Bool { code == .unauthorized || code == .accountLocked }
     /// One line for the user: what happened and what to do.
     public let message: String
     /// Whether the same request may succeed if tried again later.

@@ -440,7 +440,7 @@ public final class Store: Sendable {
             setStatus(.offline(since: fetchedAt, reason: reason))
         } else {
             // No copy to fall back on: the reason and its remedy are the whole story.
-            let code: NewsstandError.Code = reason.code == .unauthorized ? .unauthorized : .catalogUnavailable
+            let code: NewsstandError.Code = reason.needsCredentials ? reason.code : .catalogUnavailable
             setStatus(.failed(NewsstandError(code, reason.message)))
         }
         finishRefresh(.failure(reason))

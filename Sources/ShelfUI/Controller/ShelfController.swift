@@ -436,9 +436,9 @@ public final class ShelfController {
         case .ready(let source, let fetchedAt):
             return source == .file ? .fresh(nil) : .fresh(fetchedAt)
         case .offline(let since, let reason):
-            return reason.code == .unauthorized ? .needsCredentials : .offline(since: since)
+            return reason.needsCredentials ? .needsCredentials : .offline(since: since)
         case .failed(let error):
-            return error.code == .unauthorized ? .needsCredentials : .failed(error.message)
+            return error.needsCredentials ? .needsCredentials : .failed(error.message)
         }
     }
 

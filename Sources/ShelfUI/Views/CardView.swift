@@ -100,7 +100,7 @@ struct CardView: ShelfCard {
             label = "READ"
             style = theme.read
         case .failed(let error):
-            label = error.code == .unauthorized ? "LOCKED" : "RETRY"
+            label = error.needsCredentials ? "LOCKED" : "RETRY"
             style = theme.failure
         case .downloading(let progress):
             renderProgress(progress, into: &buffer, inner: inner, y: y)

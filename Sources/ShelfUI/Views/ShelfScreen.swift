@@ -298,7 +298,7 @@ public struct ShelfScreen {
             return "attempt \(attempt) failed: \(error.message) Retrying in \(Int(delay.rounded())) s."
         case .verifying: return "verifying"
         case .downloaded: return "downloaded"
-        case .failed(let error): return (error.code == .unauthorized ? "locked: " : "failed: ") + error.message
+        case .failed(let error): return (error.needsCredentials ? "locked: " : "failed: ") + error.message
         }
     }
 

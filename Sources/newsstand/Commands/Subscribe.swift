@@ -84,7 +84,7 @@ extension NewsstandCommand {
                     let newsstand = try Newsstand(configuration: configuration, subscriptions: [subscription])
                     let store = newsstand.stores[0]
                     checked = store.refreshAndWait().map { (store, $0) }
-                    if case .failure(let error) = checked, error.code != .unauthorized, error.code != .accountLocked {
+                    if case .failure(let error) = checked, !error.needsCredentials {
                         let failure = CommandFailure(error: error, store: store)
                         throw CommandFailure("Not subscribed: \(failure.message) (--no-check saves it all the same.)", exitCode: failure.exitCode)
                     }
