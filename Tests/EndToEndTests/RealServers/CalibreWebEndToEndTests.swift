@@ -31,9 +31,12 @@ final class CalibreWebEndToEndTests: XCTestCase {
         folder = nil
     }
 
-    func testSubscribeListDownloadCoversAndSearchWithBasic() throws {
-        let subscribe = try runner.run("subscribe", calibreWeb.url("/opds/new").absoluteString, "--name", "cw",
-                                       "--user", "admin", "--password-env", "CW_PASSWORD")
+    func testBrowseSubscribeWithNetrcListDownloadCoversSearchAndOpen() throws {
+        let browse = try runner.run("browse", calibreWeb.url("/opds").absoluteString, "--user", "admin", "--password-env", "CW_PASSWORD")
+        XCTAssertEqual(browse.status, 0, browse.error)
+        XCTAssertTrue(browse.output.contains("/opds/new"), browse.output)
+        try "machine 127.0.0.1 login admin password \(Self.password)\n".write(toFile: folder.path + "/home/.netrc", atomically: true, encoding: .utf8)
+        let subscribe = try runner.run("subscribe", calibreWeb.url("/opds/new").absoluteString, "--name", "cw", "--netrc")
         XCTAssertEqual(subscribe.status, 0, subscribe.error)
         XCTAssertTrue(subscribe.output.contains("1 issue (OPDS 1.2)"), subscribe.output)
         let listed = try runner.run("list", "--json", "--offline", "--subscription", "cw")
@@ -52,6 +55,17 @@ final class CalibreWebEndToEndTests: XCTestCase {
         let search = try runner.run("search", "cw", "Harbour")
         XCTAssertEqual(search.status, 0, search.error)
         XCTAssertTrue(search.output.contains("Harbour Review Spring"), search.output)
+        let opener = folder.path + "/fake-opener"
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(folder.path)/opened.txt'\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
+        var opening: CommandRunner = runner
+        opening.environment["NEWSSTAND_OPENER"] = opener
+        XCTAssertEqual(try opening.run("open", "cw/\(id)").status, 0)
+        XCTAssertEqual(try String(contentsOfFile: folder.path + "/opened.txt", encoding: .utf8).trimmingCharacters(in: .newlines), path)
+        for file in try FileManager.default.subpathsOfDirectory(atPath: folder.path) where file != "home/.netrc" {
+            let data = FileManager.default.contents(atPath: folder.path + "/" + file) ?? Data()
+            XCTAssertNil(data.range(of: Data(Self.password.utf8)), "the password is in \(file)")
+        }
     }
 
     func testAWrongPasswordGoesOnceACommandAndTheLockOutIsNamedWithItsWait() throws {
