@@ -25,7 +25,7 @@ public final class RealServer {
         self.port = port
         self.folder = folder
         logPath = folder.path + "/\(name).log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
@@ -113,7 +113,7 @@ public final class RealServer {
         if let environment { process.environment = environment }
         let output = TemporaryDirectory()
         let path = output.path + "/out"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         process.standardOutput = handle
         process.standardError = handle
