@@ -25,6 +25,8 @@ public struct CatalogDecoder: Sendable {
         guard data.count <= maximumSize else {
             throw NewsstandError(.invalidCatalog, "The catalog is \(data.count) bytes, more than the \(maximumSize) allowed.")
         }
+        // UTF-16 or a legacy encoding: the property-list parser reads UTF-8.
+        let data = try DocumentEncoding.utf8(data)
         let checker = EntryChecker(resolver: URLResolver(base: baseURL), allowFiles: baseURL.isFileURL)
         let (title, results): (String?, [Result<CatalogEntry, CatalogWarning>])
         do {

@@ -49,6 +49,7 @@ public struct CatalogReader: Sendable {
 
     /// One document read as a page of its format.
     public func page(_ data: Data, url: URL, contentType: String?) throws(NewsstandError) -> FeedPage {
-        try format(of: data, contentType: contentType).read(data, url: url, limits: limits)
+        let data = try DocumentEncoding.utf8(data, contentType: contentType)
+        return try format(of: data, contentType: contentType).read(data, url: url, limits: limits)
     }
 }

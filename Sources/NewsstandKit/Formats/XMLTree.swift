@@ -134,23 +134,10 @@ struct XMLTree: Sendable {
 
     // MARK: Parsing
 
-    /// The document as UTF-8: a UTF-16 byte order mark or a declared Latin-1 / Windows-1252
-    /// encoding is converted first.
+    /// The document as UTF-8 (``DocumentEncoding``; a reader that knows the HTTP charset has
+    /// converted it already, and a converted document says UTF-8).
     private static func utf8(_ data: Data) -> [UInt8] {
-        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
-            if let text = String(data: data, encoding: .utf16) { return Array(text.utf8) }
-        }
-        let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        if head.hasPrefix("<?xml"), let end = head.range(of: "?>"),
-           let declared = head[..<end.lowerBound].range(of: "encoding=") {
-            let rest = head[declared.upperBound...].dropFirst()
-            let name = rest.prefix { $0 != "\"" && $0 != "'" }
-            if ["iso-8859-1", "latin1", "iso-8859-15", "windows-1252", "cp1252"].contains(String(name)),
-               let text = String(data: data, encoding: name.hasPrefix("windows") || name.hasPrefix("cp") ? .windowsCP1252 : .isoLatin1) {
-                return Array(text.utf8)
-            }
-        }
-        return [UInt8](data)
+        [UInt8]((try? DocumentEncoding.utf8(data)) ?? data)
     }
 
     private mutating func build(maximumDepth: Int) throws(Failure) {
@@ -506,10 +493,11 @@ enum XMLText {
                     if let last = output.last, !isSpace(last) { output.append(0x20) }
                     index = min(end, position + 1)
                 }
-            } else if byte == UInt8(ascii: "&"), let semicolon = bytes[index..<min(end, index + 12)].firstIndex(of: UInt8(ascii: ";")) {
+            } else if byte == UInt8(ascii: "&"),
+                      let semicolon = bytes[index..<min(end, index + HTMLEntities.longestName + 2)].firstIndex(of: UInt8(ascii: ";")) {
                 let name = bytes[(index + 1)..<semicolon]
-                if let scalar = reference(name) {
-                    output.append(contentsOf: String(Character(scalar)).utf8)
+                if let text = reference(name) {
+                    output.append(contentsOf: text.utf8)
                 } else {
                     output.append(contentsOf: bytes[index...semicolon])
                 }
@@ -522,8 +510,9 @@ enum XMLText {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// `#38`, `#x26`, the five XML names, and the HTML names feeds use without declaring them.
-    static func reference(_ name: ArraySlice<UInt8>) -> Unicode.Scalar? {
+    /// `#38`, `#x26`, the five XML names, and HTML's names, which feeds use without declaring
+    /// them: each stands for one character (one or two code points), never more.
+    static func reference(_ name: ArraySlice<UInt8>) -> String? {
         guard let first = name.first else { return nil }
         if first == UInt8(ascii: "#") {
             let digits = name.dropFirst()
@@ -534,18 +523,16 @@ enum XMLText {
                 value = UInt32(String(decoding: digits, as: UTF8.self))
             }
             guard let value, value != 0, let scalar = Unicode.Scalar(value) else { return nil }
-            return scalar
+            return String(Character(scalar))
         }
-        return namedReferences[String(decoding: name, as: UTF8.self)]
+        let text = String(decoding: name, as: UTF8.self)
+        switch text {
+        case "lt": return "<"
+        case "gt": return ">"
+        case "amp": return "&"
+        case "quot": return "\""
+        case "apos": return "'"
+        default: return HTMLEntities.value(of: text)
+        }
     }
-
-    private static let namedReferences: [String: Unicode.Scalar] = [
-        "lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'",
-        "nbsp": "\u{A0}", "ndash": "\u{2013}", "mdash": "\u{2014}", "hellip": "\u{2026}", "lsquo": "\u{2018}",
-        "rsquo": "\u{2019}", "ldquo": "\u{201C}", "rdquo": "\u{201D}", "laquo": "\u{AB}", "raquo": "\u{BB}",
-        "copy": "\u{A9}", "reg": "\u{AE}", "trade": "\u{2122}", "euro": "\u{20AC}", "pound": "\u{A3}", "middot": "\u{B7}",
-        "bull": "\u{2022}", "eacute": "\u{E9}", "egrave": "\u{E8}", "agrave": "\u{E0}", "aacute": "\u{E1}", "ccedil": "\u{E7}",
-        "ouml": "\u{F6}", "uuml": "\u{FC}", "auml": "\u{E4}", "szlig": "\u{DF}", "iacute": "\u{ED}", "oacute": "\u{F3}",
-        "uacute": "\u{FA}", "ntilde": "\u{F1}",
-    ]
 }

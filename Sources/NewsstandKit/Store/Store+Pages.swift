@@ -7,6 +7,7 @@ extension Store {
     /// Runs on a background thread: later pages are fetched one after another, each with this
     /// publication's credentials only if it is on the catalog's own origin.
     func readCatalog(_ data: Data, url: URL, contentType: String?) throws(NewsstandError) -> Catalog {
+        let data = try DocumentEncoding.utf8(data, contentType: contentType)
         let reader = configuration.reader
         let format = try reader.format(of: data, contentType: contentType)
         if let propertyList = format as? PropertyListFormat { return try propertyList.catalog(data, url: url) }
@@ -27,7 +28,8 @@ extension Store {
             }
             visited.insert(next)
             guard let nextURL = URL(string: next) else { break }
-            let (pageData, finalURL, pageType) = try fetchPage(nextURL)
+            let (fetched, finalURL, pageType) = try fetchPage(nextURL)
+            let pageData = try DocumentEncoding.utf8(fetched, contentType: pageType)
             // A page in another format than the first is the server's mistake, but readable all the same.
             let pageFormat = (try? reader.format(of: pageData, contentType: pageType)) ?? format
             guard !(pageFormat is PropertyListFormat) else {

@@ -43,11 +43,6 @@ final class EasyTransfer: CurlEasyDelegate {
 
     /// What the request said about credentials.
     private enum SentAuthorization {
-        var isNone: Bool {
-            if case .none = self { return true }
-            return false
-        }
-
         case none
         /// Basic, before any challenge, over https.
         case unasked
@@ -55,6 +50,11 @@ final class EasyTransfer: CurlEasyDelegate {
         case remembered(AuthChallenge)
         /// This response's request answered a challenge the server had just sent.
         case answer(AuthChallenge)
+
+        var isNone: Bool {
+            if case .none = self { return true }
+            return false
+        }
     }
 
     init(id: Int, request: TransferRequest, handlers: TransferHandlers) {
