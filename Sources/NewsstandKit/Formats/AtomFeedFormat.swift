@@ -34,13 +34,18 @@ public struct AtomFeedFormat: CatalogFormat {
         let vocabularies: [Vocabulary] = tree.namespaces.map {
             $0 == Self.atom ? .atom : $0 == Self.dcTerms || $0 == Self.dcElements ? .dublinCore : .other
         }
-        page.title = tree.childText(of: tree.root, "title", in: Self.atom)
+        // A text construct (`type="html"` or `"xhtml"`) is reduced to text as an entry's title is.
+        if let title = tree.child(of: tree.root, "title", in: Self.atom) {
+            let text = XMLFeed.text(of: title, tree: tree)
+            page.title = text.isEmpty ? nil : text
+        }
+        var bases = XMLBases(tree, document: url)
         var index = 0
         for child in tree.children(of: tree.root) {
             if tree.isElement(child, "link", in: Self.atom) {
-                readFeedLink(child, tree: tree, url: url, into: &page)
+                readFeedLink(child, tree: tree, url: bases.base(of: child), into: &page)
             } else if tree.isElement(child, "entry", in: Self.atom) {
-                if read(entry: child, tree: tree, index: index, url: url, vocabularies: vocabularies, into: &page) { isOPDS = true }
+                if read(entry: child, tree: tree, index: index, bases: &bases, vocabularies: vocabularies, into: &page) { isOPDS = true }
                 index += 1
             }
         }
@@ -73,7 +78,7 @@ public struct AtomFeedFormat: CatalogFormat {
         case atom, dublinCore, other
     }
 
-    private func read(entry: Int, tree: XMLTree, index: Int, url: URL, vocabularies: [Vocabulary], into page: inout FeedPage) -> Bool {
+    private func read(entry: Int, tree: XMLTree, index: Int, bases: inout XMLBases, vocabularies: [Vocabulary], into page: inout FeedPage) -> Bool {
         var item = FeedEntry(index: index)
         var thumbnails: [String] = []
         var images: [String] = []
@@ -106,7 +111,8 @@ public struct AtomFeedFormat: CatalogFormat {
             case (.atom, "author"):
                 if let name = tree.childText(of: child, "name", in: Self.atom) { item.authors.append(name) }
             case (.atom, "link"):
-                guard let href = tree.attribute("href", of: child) else { continue }
+                guard let written = tree.attribute("href", of: child) else { continue }
+                let href = bases.address(written, of: child)
                 let rel = tree.attribute("rel", of: child)
                 let type = tree.attribute("type", of: child) ?? ""
                 switch rel {
@@ -134,7 +140,7 @@ public struct AtomFeedFormat: CatalogFormat {
         // Thumbnails first: a terminal cover is a few dozen cells, and they are a fraction of the bytes.
         item.covers = thumbnails + images
         if item.acquisitions.isEmpty, let link = feedLinks.first(where: { $0.rel != "alternate" }) ?? feedLinks.first,
-           let address = XMLFeed.resolve(link.href, against: url) {
+           let address = XMLFeed.resolve(link.href, against: bases.base(of: entry)) {
             let kind: Bool? = link.type.contains("kind=acquisition") ? true : link.type.contains("kind=navigation") ? false : nil
             page.navigation.append(FeedLink(title: item.title ?? address, address: address, isAcquisitionFeed: kind, summary: item.summary))
             return true

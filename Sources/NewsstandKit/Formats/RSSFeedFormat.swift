@@ -9,6 +9,8 @@ public struct RSSFeedFormat: CatalogFormat {
     static let media = "http://search.yahoo.com/mrss/"
     static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
     static let content = "http://purl.org/rss/1.0/modules/content/"
+    /// RSS 2.0 as Userland once published it, in a namespace of its own: read as plain RSS.
+    static let userland = "http://backend.userland.com/rss2"
 
     public func recognition(contentType: String?, sniff: DocumentSniff) -> Recognition {
         let typed = contentType.map { $0.lowercased().contains("rss+xml") } ?? false
@@ -19,18 +21,20 @@ public struct RSSFeedFormat: CatalogFormat {
 
     public func read(_ data: Data, url: URL, limits: FeedLimits) throws(NewsstandError) -> FeedPage {
         let tree = try XMLFeed.parse(data, limits: limits)
-        guard tree.isElement(tree.root, "rss", in: nil), let channel = tree.child(of: tree.root, "channel", in: nil) else {
+        guard tree.elements[tree.root].name == "rss" && namespace(of: tree.root, in: tree) == nil, let channel = tree.children(of: tree.root).first(where: { namespace(of: $0, in: tree) == nil && tree.elements[$0].name == "channel" }) else {
             throw NewsstandError(.invalidCatalog, "The catalog is XML but not an RSS feed (no <rss><channel>).")
         }
         var page = FeedPage(format: .rss, url: url)
-        page.title = tree.childText(of: channel, "title", in: nil)
+        page.title = tree.children(of: channel).first { namespace(of: $0, in: tree) == nil && tree.elements[$0].name == "title" }
+            .map { tree.text(of: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        var bases = XMLBases(tree, document: url)
         var channelCover: String?
         var index = 0
         for child in tree.children(of: channel) {
             let element = tree.elements[child]
-            switch (tree.namespace(of: child), element.name) {
+            switch (namespace(of: child, in: tree), element.name) {
             case (nil, "item"):
-                read(item: child, tree: tree, index: index, into: &page)
+                read(item: child, tree: tree, index: index, bases: &bases, into: &page)
                 index += 1
             case (nil, "image"):
                 channelCover = tree.childText(of: child, "url", in: nil)
@@ -39,7 +43,7 @@ public struct RSSFeedFormat: CatalogFormat {
             case (AtomFeedFormat.atom?, "link"):
                 // RFC 5005 paging inside RSS.
                 if tree.attribute("rel", of: child) == "next", let href = tree.attribute("href", of: child) {
-                    page.next = XMLFeed.resolve(href, against: url)
+                    page.next = XMLFeed.resolve(href, against: bases.base(of: child))
                 }
             default:
                 break
@@ -53,13 +57,22 @@ public struct RSSFeedFormat: CatalogFormat {
         return page
     }
 
-    private func read(item: Int, tree: XMLTree, index: Int, into page: inout FeedPage) {
+    /// An element's namespace, the Userland one read as none.
+    private func namespace(of element: Int, in tree: XMLTree) -> String? {
+        let namespace = tree.namespace(of: element)
+        return namespace == Self.userland ? nil : namespace
+    }
+
+    private func read(item: Int, tree: XMLTree, index: Int, bases: inout XMLBases, into page: inout FeedPage) {
         var entry = FeedEntry(index: index)
         var link: String?
         var fullText: String?
+        // Titles and dates from the other vocabularies feeds use, when RSS's own are missing.
+        var otherTitle: String?
+        var issued: Date?
         for child in tree.children(of: item) {
             let element = tree.elements[child]
-            switch (tree.namespace(of: child), element.name) {
+            switch (namespace(of: child, in: tree), element.name) {
             case (nil, "guid"):
                 entry.id = tree.text(of: child)
             case (nil, "title"):
@@ -68,8 +81,14 @@ public struct RSSFeedFormat: CatalogFormat {
                 link = tree.text(of: child)
             case (nil, "pubDate"):
                 entry.releaseDate = FeedDate.rfc822(tree.text(of: child)) ?? FeedDate.iso8601(tree.text(of: child)) ?? entry.releaseDate
-            case (AtomFeedFormat.dcElements?, "date"), (AtomFeedFormat.dcTerms?, "date"):
-                if entry.releaseDate == nil { entry.releaseDate = FeedDate.iso8601(tree.text(of: child)) }
+            case (AtomFeedFormat.dcElements?, "date"), (AtomFeedFormat.dcTerms?, "date"), (AtomFeedFormat.dcTerms?, "issued"),
+                 (AtomFeedFormat.dcTerms?, "created"), (AtomFeedFormat.dcTerms?, "modified"):
+                if issued == nil || element.name == "issued" {
+                    let text = tree.text(of: child)
+                    issued = FeedDate.iso8601(text) ?? FeedDate.rfc822(text) ?? issued
+                }
+            case (AtomFeedFormat.dcElements?, "title"), (AtomFeedFormat.dcTerms?, "title"), (Self.media?, "title"):
+                if otherTitle == nil { otherTitle = XMLFeed.text(of: child, tree: tree, html: true) }
             case (nil, "description"):
                 entry.summary = XMLFeed.text(of: child, tree: tree, html: true)
             case (Self.content?, "encoded"):
@@ -78,25 +97,28 @@ public struct RSSFeedFormat: CatalogFormat {
                 let name = tree.text(of: child)
                 if !name.isEmpty, !entry.authors.contains(name) { entry.authors.append(name) }
             case (nil, "enclosure"):
-                if let address = tree.attribute("url", of: child) {
+                if let written = tree.attribute("url", of: child) {
+                    let address = bases.address(written, of: child)
                     entry.acquisitions.append(FeedAcquisition(
                         address: address, mediaType: tree.attribute("type", of: child), size: XMLFeed.size(tree.attribute("length", of: child))))
                 }
             case (Self.media?, "content"):
-                readMediaContent(child, tree: tree, into: &entry)
+                readMediaContent(child, tree: tree, bases: &bases, into: &entry)
             case (Self.media?, "group"):
                 for content in tree.children(of: child) where tree.isElement(content, "content", in: Self.media) {
-                    readMediaContent(content, tree: tree, into: &entry)
+                    readMediaContent(content, tree: tree, bases: &bases, into: &entry)
                 }
             case (Self.media?, "thumbnail"):
-                if let address = tree.attribute("url", of: child) { entry.covers.insert(address, at: 0) }
+                if let address = tree.attribute("url", of: child) { entry.covers.insert(bases.address(address, of: child), at: 0) }
             case (Self.itunes?, "image"):
-                if let address = tree.attribute("href", of: child) { entry.covers.append(address) }
+                if let address = tree.attribute("href", of: child) { entry.covers.append(bases.address(address, of: child)) }
             default:
                 break
             }
         }
         if entry.summary == nil { entry.summary = fullText }
+        if entry.title?.isEmpty ?? true { entry.title = otherTitle }
+        if entry.releaseDate == nil { entry.releaseDate = issued }
         guard !entry.acquisitions.isEmpty else {
             page.itemsWithoutDownload += 1
             return
@@ -106,8 +128,9 @@ public struct RSSFeedFormat: CatalogFormat {
         page.entries.append(entry)
     }
 
-    private func readMediaContent(_ content: Int, tree: XMLTree, into entry: inout FeedEntry) {
-        guard let address = tree.attribute("url", of: content) else { return }
+    private func readMediaContent(_ content: Int, tree: XMLTree, bases: inout XMLBases, into entry: inout FeedEntry) {
+        guard let written = tree.attribute("url", of: content) else { return }
+        let address = bases.address(written, of: content)
         let type = tree.attribute("type", of: content)
         if tree.attribute("medium", of: content) == "image" || type?.lowercased().hasPrefix("image/") == true {
             entry.covers.append(address)
