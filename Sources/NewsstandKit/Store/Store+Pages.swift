@@ -28,23 +28,31 @@ extension Store {
             }
             visited.insert(next)
             guard let nextURL = URL(string: next) else { break }
-            let (fetched, finalURL, pageType) = try fetchPage(nextURL)
-            let pageData = try DocumentEncoding.utf8(fetched, contentType: pageType)
-            // A page in another format than the first is the server's mistake, but readable all the same.
-            let pageFormat = (try? reader.format(of: pageData, contentType: pageType)) ?? format
-            guard !(pageFormat is PropertyListFormat) else {
-                throw NewsstandError(.invalidCatalog, "The catalog's page \(pages.count + 1) is a property list, not a page of the feed.")
-            }
-            let page: FeedPage
+            // A later page that fails (a dead `next`, common in old feeds) costs that page, not the
+            // pages already read: they are the catalog, and a remark says where it stopped.
             do {
-                page = try pageFormat.read(pageData, url: finalURL, limits: reader.limits)
+                let page = try readPage(pages.count + 1, at: nextURL, reader: reader, firstFormat: format)
+                entries += page.entries.count
+                pages.append(page)
             } catch {
-                throw NewsstandError(error.code, "Page \(pages.count + 1) of the feed: " + error.message)
+                remarks.append("Page \(pages.count + 1) of the feed could not be read (\(Redaction.redact(error.message, secrets: secrets)))"
+                    + " \(pages.count == 1 ? "the first page is" : "the first \(pages.count) pages are") shown.")
+                break
             }
-            entries += page.entries.count
-            pages.append(page)
         }
         return FeedValidator(limits: reader.limits, allowFiles: subscription.url.isFileURL).catalog(from: pages, remarks: remarks)
+    }
+
+    /// Page `number` of a feed, fetched and read.
+    private func readPage(_ number: Int, at url: URL, reader: CatalogReader, firstFormat: any CatalogFormat) throws(NewsstandError) -> FeedPage {
+        let (fetched, finalURL, pageType) = try fetchPage(url)
+        let pageData = try DocumentEncoding.utf8(fetched, contentType: pageType)
+        // A page in another format than the first is the server's mistake, but readable all the same.
+        let pageFormat = (try? reader.format(of: pageData, contentType: pageType)) ?? firstFormat
+        guard !(pageFormat is PropertyListFormat) else {
+            throw NewsstandError(.invalidCatalog, "it is a property list, not a page of the feed.")
+        }
+        return try pageFormat.read(pageData, url: finalURL, limits: reader.limits)
     }
 
     /// One more page of a feed: its bytes, the URL it came from after redirects, and its type.

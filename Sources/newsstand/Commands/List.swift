@@ -89,7 +89,7 @@ extension NewsstandCommand {
                 subscriptions.field("fetchedAt", store.catalogFetchedAt.map(Formatting.timestamp))
                 subscriptions.field("name", store.name)
                 subscriptions.field("source", source)
-                subscriptions.field("status", store.status.summary)
+                subscriptions.field("status", store.statusLine)
                 subscriptions.field("title", store.catalogTitle.map(TextSanitizer.inert))
                 subscriptions.field("url", store.subscription.displayAddress)
                 subscriptions.field("format", store.format?.rawValue)
@@ -112,7 +112,7 @@ extension NewsstandCommand {
         private static func printTable(_ store: Store) {
             let width = Output.terminalWidth
             let issues = store.issues
-            Output.line("\(store.name): \(TextSanitizer.inert(store.displayTitle)) — \(Formatting.count(issues.count, "issue")) (\(store.status.summary))")
+            Output.line("\(store.name): \(TextSanitizer.inert(store.displayTitle)) — \(Formatting.count(issues.count, "issue")) (\(store.statusLine))")
             // Cut to fit a terminal only: a script reading a pipe gets every ID whole.
             let longestID = max(2, issues.map { DisplayWidth.of(TextSanitizer.inert($0.id)) }.max() ?? 2)
             let idWidth = width == nil ? longestID : min(24, longestID)

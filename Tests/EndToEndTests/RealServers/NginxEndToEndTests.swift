@@ -116,10 +116,15 @@ final class NginxEndToEndTests: XCTestCase {
             return Data("<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><id>f</id><title>Harbour</title>\(padding)\(link)\(items)</feed>".utf8)
         }
         try nginx.put("feeds/page1.atom", feed(["one", "two"], next: "/next/page2.atom"))
-        try nginx.put("feeds/page2.atom", feed(["three"], next: nil))
+        // Page 2 links to a page 3 that is not there: the two pages read are the catalog, and it says so.
+        try nginx.put("feeds/page2.atom", feed(["three"], next: "/feeds/page3.atom"))
         let listed = try runner.run("list", "--json", "--catalog", nginx.url("/feeds/page1.atom").absoluteString)
         XCTAssertEqual(listed.status, 0, listed.error)
         XCTAssertEqual(Set(try issueIDs(listed)), ["one", "two", "three"])
+        XCTAssertTrue(listed.error.contains("note: Page 3 of the feed could not be read (") && listed.error.contains("HTTP 404")
+                      && listed.error.contains("the first 2 pages are shown."), listed.error)
+        XCTAssertTrue(listed.output.contains("Page 3 of the feed could not be read"), "and the status says so: \(listed.output)")
+        XCTAssertEqual(nginx.requests(for: "/feeds/page3.atom").map(\.status), [404])
         XCTAssertEqual(nginx.requests(for: "/next/page2.atom").map(\.status), [301])
         XCTAssertEqual(nginx.requests(for: "/feeds/page2.atom").map(\.status), [200])
         XCTAssertNotEqual(nginx.requests(for: "/feeds/page1.atom").first?.gzipRatio, "-", "the feed came compressed (and chunked)")
