@@ -77,7 +77,7 @@ final class PropertyListParserTests: XCTestCase {
             ("<plist><array></array></plist><array/>", "more after the end"),
             ("<plist><dict><string>a</string></dict></plist>", "other than <key>"),
             ("<plist><integer>12a</integer></plist>", "<integer> holds"),
-            ("<plist><integer>99999999999999999999</integer></plist>", "<integer> holds"),
+            ("<plist><integer>9999999999999999999x</integer></plist>", "<integer> holds"),
             ("<plist><date>yesterday</date></plist>", "<date> holds"),
             ("<plist><string>&nbsp;</string></plist>", "unknown entity"),
             ("<plist><string>a & b</string></plist>", "bare &"),
@@ -92,6 +92,23 @@ final class PropertyListParserTests: XCTestCase {
                 XCTAssertTrue(reason.contains(expected), "\(xml): \(reason)")
             }
         }
+    }
+
+    func testAnIntegerBeyond64BitsIsReadAndOnlyAnEntryThatNeedsItIsSkipped() throws {
+        XCTAssertEqual(try parse(Data("<plist><integer>-99999999999999999999</integer></plist>".utf8)), .bigInteger("-99999999999999999999"))
+        let catalog = """
+            <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>Title</key><string>Big</string>
+            <key>Build</key><integer>340282366920938463463374607431768211456</integer><key>Issues</key><array>
+            <dict><key>ID</key><string>a</string><key>Title</key><string>A</string><key>Download URL</key><string>http://example.org/a.pdf</string>
+              <key>Serial</key><integer>18446744073709551616</integer></dict>
+            <dict><key>ID</key><string>b</string><key>Title</key><string>B</string><key>Download URL</key><string>http://example.org/b.pdf</string>
+              <key>Size</key><integer>18446744073709551616</integer></dict>
+            </array></dict></plist>
+            """
+        let decoded = try CatalogDecoder().decode(Data(catalog.utf8), baseURL: URL(string: "http://example.org/")!)
+        XCTAssertEqual(decoded.entries.map(\.id), ["a"], "a number nobody reads changes nothing; an absurd Size skips its entry")
+        XCTAssertEqual(decoded.warnings.count, 1)
+        XCTAssertTrue(decoded.warnings.first?.description.contains("Size") == true, "\(decoded.warnings)")
     }
 
     func testMalformedBinaryIsRefused() throws {
@@ -177,6 +194,7 @@ final class PropertyListParserTests: XCTestCase {
         switch value {
         case .string(let string): return "s:" + string.debugDescription
         case .integer(let integer): return "i:\(integer)"
+        case .bigInteger(let digits): return "I:" + digits
         case .real(let real): return "r:\(real)"
         case .boolean(let bool): return "b:\(bool)"
         case .date(let date): return "d:\(date.timeIntervalSince1970)"

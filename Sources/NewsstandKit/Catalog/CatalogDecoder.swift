@@ -252,6 +252,7 @@ public struct CatalogDecoder: Sendable {
             // A feed's advertised size, kept by its cached snapshot; a promised Size wins.
             let advisory = size == nil && fields.advertisedSize != nil
             if let size = size ?? fields.advertisedSize {
+                if case .bigInteger = size { return skip(.invalid(field: "Size", expected: "a number of bytes below 2^63")) }
                 guard case .integer(let value) = size, value >= 0 else {
                     return skip(.invalid(field: "Size", expected: "a non-negative integer"))
                 }

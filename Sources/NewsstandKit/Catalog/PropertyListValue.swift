@@ -8,6 +8,9 @@ import Foundation
 enum PropertyListValue: Sendable, Equatable {
     case string(String)
     case integer(Int64)
+    /// An integer beyond 64 bits, as its digits: well-formed, so no reason to refuse the
+    /// document; a key that needs a number says so for its entry alone.
+    case bigInteger(String)
     case real(Double)
     case boolean(Bool)
     case date(Date)

@@ -86,7 +86,11 @@ struct XMLPropertyListParser {
             return .string(empty ? "" : try text(closing: .string))
         case .integer:
             let (integer, text) = try scalar(tag, empty: empty, Self.integer)
-            guard let integer else { throw failure("<integer> holds \(Self.shown(text))") }
+            guard let integer else {
+                let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+                if !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return .bigInteger(text) }
+                throw failure("<integer> holds \(Self.shown(text))")
+            }
             return .integer(integer)
         case .real:
             let (real, text) = try scalar(tag, empty: empty) { Double(String(decoding: $0, as: UTF8.self)) }
