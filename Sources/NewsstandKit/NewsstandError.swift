@@ -27,6 +27,8 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let unauthorized = Code("unauthorized")
         /// The server has locked the login for a while after failed attempts.
         public static let accountLocked = Code("accountLocked")
+        /// The issue is had through a web page (a shop, a loan), not by a download.
+        public static let notDownloadable = Code("notDownloadable")
         /// The server has no such file.
         public static let notFound = Code("notFound")
         /// The server answered with an error status.

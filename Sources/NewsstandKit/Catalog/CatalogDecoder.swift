@@ -138,7 +138,7 @@ public struct CatalogDecoder: Sendable {
 
     /// The keys an issue dictionary may have.
     private enum Key: Int, CaseIterable {
-        case id, title, releaseDate, coverURL, downloadURL, free, size, advertisedSize, sha256, summary, mediaType, price, authors, localKey
+        case id, title, releaseDate, coverURL, downloadURL, free, size, advertisedSize, sha256, summary, mediaType, price, authors, localKey, webPage
 
         init?(_ key: String) {
             var key = key
@@ -160,6 +160,7 @@ public struct CatalogDecoder: Sendable {
             case (4, UInt8(ascii: "F")) where matches("Free"): self = .free
             case (4, UInt8(ascii: "S")) where matches("Size"): self = .size
             case (15, UInt8(ascii: "A")) where matches("Advertised size"): self = .advertisedSize
+            case (8, UInt8(ascii: "W")) where matches("Web page"): self = .webPage
             case (6, UInt8(ascii: "S")) where matches("SHA256"): self = .sha256
             case (7, UInt8(ascii: "S")) where matches("Summary"): self = .summary
             case (10, UInt8(ascii: "M")) where matches("Media type"): self = .mediaType
@@ -173,7 +174,7 @@ public struct CatalogDecoder: Sendable {
 
     /// An issue's values by key; a repeated key keeps its last value.
     private struct RawFields {
-        var id, title, releaseDate, coverURL, downloadURL, free, size, advertisedSize, sha256, summary, mediaType, price, authors, localKey: PropertyListValue?
+        var id, title, releaseDate, coverURL, downloadURL, free, size, advertisedSize, sha256, summary, mediaType, price, authors, localKey, webPage: PropertyListValue?
 
         mutating func set(_ key: Key, _ value: PropertyListValue) {
             switch key {
@@ -185,6 +186,7 @@ public struct CatalogDecoder: Sendable {
             case .free: free = value
             case .size: size = value
             case .advertisedSize: advertisedSize = value
+            case .webPage: webPage = value
             case .sha256: sha256 = value
             case .summary: summary = value
             case .mediaType: mediaType = value
@@ -283,7 +285,8 @@ public struct CatalogDecoder: Sendable {
             // Without a media type the URL's extension says, else a PDF, which every property-list
             // catalog served before other formats existed.
             let acquisition = Acquisition(
-                address: download, mediaType: type ?? MediaType(address: download) ?? .pdf, size: bytes, sha256: digest, sizeIsAdvisory: advisory)
+                address: download, mediaType: type ?? MediaType(address: download) ?? .pdf, size: bytes, sha256: digest, sizeIsAdvisory: advisory,
+                throughWebPage: fields.webPage == .boolean(true))
             // A cache's snapshot names each key beside its ID; any key given is still checked.
             var key: String?
             if case .string(let given)? = fields.localKey, LocalKey.isValid(given) { key = given }

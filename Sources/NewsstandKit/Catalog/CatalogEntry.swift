@@ -111,13 +111,18 @@ public struct Acquisition: Sendable, Equatable {
     public var sizeIsAdvisory = false
     /// 64 lowercase hex digits, when the catalog gives it.
     public var sha256: String?
+    /// The address is a web page (a shop, a library's loan form) that leads to the file: it takes
+    /// a browser or an account, and is never downloaded as the issue.
+    public var throughWebPage = false
 
-    public init(address: String, mediaType: MediaType, size: Int64? = nil, sha256: String? = nil, sizeIsAdvisory: Bool = false) {
+    public init(address: String, mediaType: MediaType, size: Int64? = nil, sha256: String? = nil, sizeIsAdvisory: Bool = false,
+                throughWebPage: Bool = false) {
         self.address = address
         self.mediaType = mediaType
         self.size = size
         self.sha256 = sha256
         self.sizeIsAdvisory = sizeIsAdvisory
+        self.throughWebPage = throughWebPage
     }
 
     /// The size the file must have: a property list's promise, not a feed's advertisement.

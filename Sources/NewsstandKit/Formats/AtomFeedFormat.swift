@@ -85,6 +85,8 @@ public struct AtomFeedFormat: CatalogFormat {
         var feedLinks: [(href: String, type: String, rel: String?)] = []
         var usedOPDS = false
         var enclosures = 0
+        var issued: Date?
+        var published: Date?
         for child in tree.children(of: entry) {
             let element = tree.elements[child]
             // Namespaces told apart by their index, worked out once a page: comparing URIs for
@@ -98,10 +100,10 @@ public struct AtomFeedFormat: CatalogFormat {
             case (.atom, "updated"):
                 if item.releaseDate == nil { item.releaseDate = FeedDate.iso8601(tree.text(of: child)) }
             case (.atom, "published"):
-                item.releaseDate = FeedDate.iso8601(tree.text(of: child)) ?? item.releaseDate
+                published = FeedDate.iso8601(tree.text(of: child)) ?? published
             case (.dublinCore, "issued"), (.dublinCore, "date"):
-                // The publication's own date beats the feed's bookkeeping.
-                if let date = FeedDate.iso8601(tree.text(of: child)) { item.releaseDate = date }
+                // The publication's own date beats the feed's bookkeeping, wherever it stands.
+                issued = FeedDate.iso8601(tree.text(of: child)) ?? issued
             case (.dublinCore, "identifier"):
                 if item.id == nil { item.id = tree.text(of: child) }
             case (.atom, "summary"):
@@ -137,6 +139,7 @@ public struct AtomFeedFormat: CatalogFormat {
                 break
             }
         }
+        item.releaseDate = issued ?? published ?? item.releaseDate
         // Thumbnails first: a terminal cover is a few dozen cells, and they are a fraction of the bytes.
         item.covers = thumbnails + images
         if item.acquisitions.isEmpty, let link = feedLinks.first(where: { $0.rel != "alternate" }) ?? feedLinks.first,
@@ -159,7 +162,7 @@ public struct AtomFeedFormat: CatalogFormat {
         switch rel {
         case Self.acquisitionRel + "/open-access": access = .openAccess
         case Self.acquisitionRel + "/buy", Self.acquisitionRel + "/borrow", Self.acquisitionRel + "/subscribe": access = .paid
-        case Self.acquisitionRel + "/sample", Self.acquisitionRel + "/preview": access = .paid
+        case Self.acquisitionRel + "/sample", Self.acquisitionRel + "/preview": access = .sample
         default: access = .acquire
         }
         // `opds:indirectAcquisition` nests; the innermost type is what the reader ends up with.
@@ -172,8 +175,13 @@ public struct AtomFeedFormat: CatalogFormat {
             if let innermost, FeedDRM.isProtected(innermost) { break }
         }
         var mediaType: String? = type.isEmpty ? nil : type
+        var throughWebPage = false
         if let innermost, mediaType == nil || MediaType(mimeType: mediaType!) == nil && mediaType!.lowercased().hasPrefix("application/octet-stream") {
             mediaType = innermost
+        } else if let innermost, let outer = mediaType, FeedAcquisition.isWebPage(outer), MediaType(mimeType: innermost) != nil {
+            // A shop's or a library's page that ends in a file a reader opens.
+            mediaType = innermost
+            throughWebPage = true
         }
         var price: String?
         if let priceElement = tree.child(of: link, "price", in: Self.opds) {
@@ -181,7 +189,16 @@ public struct AtomFeedFormat: CatalogFormat {
             let currency = tree.attribute("currencycode", of: priceElement) ?? tree.attribute("currencyCode", of: priceElement)
             price = [amount, currency ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
         }
-        return FeedAcquisition(address: href, mediaType: mediaType, size: XMLFeed.size(tree.attribute("length", of: link)), access: access, price: price)
+        return FeedAcquisition(address: href, mediaType: mediaType, size: XMLFeed.size(tree.attribute("length", of: link)), access: access, price: price,
+                               throughWebPage: throughWebPage)
+    }
+}
+
+extension FeedAcquisition {
+    /// Whether a link's type is a web page rather than a file.
+    static func isWebPage(_ mediaType: String) -> Bool {
+        let bare = mediaType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return bare == "text/html" || bare == "application/xhtml+xml"
     }
 }
 

@@ -192,6 +192,8 @@ public struct FeedPage: Sendable {
     /// Items that carry nothing to download (an RSS item without an enclosure, an OPDS entry
     /// without an acquisition): counted, not listed one by one.
     public var itemsWithoutDownload = 0
+    /// Links left out because they are templates this client cannot fill (`{authentication_token}`).
+    public var templatedLinks = 0
     /// The format that read it.
     public var format: CatalogFormatKind
     /// The URL it was read from.
@@ -256,6 +258,8 @@ public struct FeedAcquisition: Sendable {
         case openAccess
         /// Bought, borrowed or subscribed to: not fetched without an account.
         case paid
+        /// A sample or preview of the issue: shown as such, never downloaded as the issue.
+        case sample
     }
 
     public var address: String
@@ -265,12 +269,17 @@ public struct FeedAcquisition: Sendable {
     public var access: Access
     /// `12.00 EUR`, when the feed gives a price.
     public var price: String?
+    /// The link leads to a web page (a shop, a library's loan form) that ends, through its
+    /// indirect acquisitions, in `mediaType`: a browser or an account gets it, not a download.
+    public var throughWebPage = false
 
-    public init(address: String, mediaType: String?, size: Int64? = nil, access: Access = .acquire, price: String? = nil) {
+    public init(address: String, mediaType: String?, size: Int64? = nil, access: Access = .acquire, price: String? = nil,
+                throughWebPage: Bool = false) {
         self.address = address
         self.mediaType = mediaType
         self.size = size
         self.access = access
         self.price = price
+        self.throughWebPage = throughWebPage
     }
 }

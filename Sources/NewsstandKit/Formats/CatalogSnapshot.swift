@@ -25,6 +25,7 @@ public enum CatalogSnapshot {
             if let cover = fields.coverAddress { pairs.append(("Cover URL", .string(masked(cover)))) }
             if let size = fields.acquisition.size { pairs.append((fields.acquisition.sizeIsAdvisory ? "Advertised size" : "Size", .integer(size))) }
             if let digest = fields.acquisition.sha256 { pairs.append(("SHA256", .string(digest))) }
+            if fields.acquisition.throughWebPage { pairs.append(("Web page", .boolean(true))) }
             if let summary = fields.summary { pairs.append(("Summary", .string(summary))) }
             if let price = fields.price { pairs.append(("Price", .string(price))) }
             if let authors = fields.authors { pairs.append(("Authors", .string(authors))) }

@@ -25,10 +25,13 @@ public struct FeedValidator: Sendable {
         var work: [(entry: FeedEntry, index: Int, page: Int)] = []
         var resolvers: [URLResolver] = []
         var withoutDownload = 0
+        var samplesOnly = 0
+        var templated = 0
         var offset = 0
         for (number, page) in pages.enumerated() {
             resolvers.append(URLResolver(base: page.url))
             withoutDownload += page.itemsWithoutDownload
+            templated += page.templatedLinks
             for entry in page.entries { work.append((entry, offset + entry.index, number)) }
             offset += (page.entries.map(\.index).max() ?? -1) + 1
         }
@@ -46,6 +49,9 @@ public struct FeedValidator: Sendable {
                 case .entry(let entry): results.append(.success(entry))
                 case .warning(let warning): results.append(.failure(warning))
                 case .nothingToDownload: withoutDownload += 1
+                case .sampleOnly:
+                    withoutDownload += 1
+                    samplesOnly += 1
                 }
             }
         }
@@ -55,6 +61,12 @@ public struct FeedValidator: Sendable {
         catalog.navigation = pages.first?.navigation ?? []
         catalog.itemsWithoutDownload = withoutDownload
         catalog.remarks = remarks
+        if samplesOnly > 0 {
+            catalog.remarks.append("\(samplesOnly == 1 ? "1 item offers" : "\(samplesOnly) items offer") only a sample, which is not the issue: not listed.")
+        }
+        if templated > 0 {
+            catalog.remarks.append("\(templated == 1 ? "1 link is a template" : "\(templated) links are templates") (such as {authentication_token}) that this client cannot fill: left out.")
+        }
         return catalog
     }
 
@@ -62,6 +74,7 @@ public struct FeedValidator: Sendable {
         case entry(CatalogEntry)
         case warning(CatalogWarning)
         case nothingToDownload
+        case sampleOnly
     }
 
     private func check(_ entry: FeedEntry, index: Int, resolver: URLResolver) -> Checked {
@@ -72,7 +85,8 @@ public struct FeedValidator: Sendable {
         }
         var usable: [(Acquisition, FeedAcquisition)] = []
         var sawUnsupportedURL = false
-        for offer in entry.acquisitions {
+        // A sample is not the issue: it is never what gets downloaded.
+        for offer in entry.acquisitions where offer.access != .sample {
             guard let address = resolver.resolve(offer.address, allowFiles: allowFiles) else {
                 sawUnsupportedURL = true
                 continue
@@ -87,16 +101,19 @@ public struct FeedValidator: Sendable {
             // A link typed as something else (an HTML store page) is not a download, whatever its extension.
             if let mediaType = offer.mediaType, MediaType(mimeType: mediaType) == nil, !Self.isGeneric(mediaType) { continue }
             guard let type else { continue }
-            usable.append((Acquisition(address: address, mediaType: type, size: offer.size.flatMap { $0 >= 0 ? $0 : nil }, sizeIsAdvisory: true), offer))
+            usable.append((Acquisition(address: address, mediaType: type, size: offer.size.flatMap { $0 >= 0 ? $0 : nil }, sizeIsAdvisory: true,
+                                       throughWebPage: offer.throughWebPage), offer))
         }
         if usable.isEmpty {
             if sawUnsupportedURL {
                 return .warning(CatalogWarning(.unsupportedURL(field: "acquisition"), index: index, id: id))
             }
-            return .nothingToDownload
+            return entry.acquisitions.contains { $0.access == .sample } ? .sampleOnly : .nothingToDownload
         }
-        // What can be fetched without buying first, then in the feed's order (the publisher's preference).
-        usable.sort { lhs, rhs in (lhs.1.access == .paid ? 1 : 0) < (rhs.1.access == .paid ? 1 : 0) }
+        // As the OPDS spec orders them: open-access and plain acquisitions first, then borrow, buy and
+        // subscribe, then those only a browser completes; within each, the feed's order.
+        func rank(_ offer: FeedAcquisition) -> Int { offer.throughWebPage ? 2 : offer.access == .paid ? 1 : 0 }
+        usable = usable.enumerated().sorted { (rank($0.element.1), $0.offset) < (rank($1.element.1), $1.offset) }.map(\.element)
         let preferred = usable[0]
         let title = entry.title.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? id
         var cover: String?
@@ -115,7 +132,7 @@ public struct FeedValidator: Sendable {
         let fields = CatalogEntry.Fields(
             id: id, title: String(title.prefix(Self.maximumTitle)), releaseDate: entry.releaseDate, coverAddress: cover,
             acquisition: preferred.0, alternatives: usable.dropFirst().map(\.0),
-            isFree: entry.isFree ?? (preferred.1.access != .paid), summary: summary,
+            isFree: entry.isFree ?? (preferred.1.access != .paid && !preferred.1.throughWebPage), summary: summary,
             price: preferred.1.price.map(Self.clean), authors: authors.isEmpty ? nil : authors.joined(separator: ", "))
         return .entry(CatalogEntry(fields))
     }

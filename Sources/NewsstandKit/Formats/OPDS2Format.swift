@@ -34,7 +34,7 @@ public struct OPDS2Format: CatalogFormat {
 
     private func read(collection: [String: Any], url: URL, index: inout Int, into page: inout FeedPage) {
         for case let publication as [String: Any] in collection["publications"] as? [Any] ?? [] {
-            if let entry = read(publication: publication, index: index) {
+            if let entry = read(publication: publication, index: index, templated: &page.templatedLinks) {
                 page.entries.append(entry)
             } else {
                 page.itemsWithoutDownload += 1
@@ -53,6 +53,12 @@ public struct OPDS2Format: CatalogFormat {
         for case let link as [String: Any] in value as? [Any] ?? [] {
             guard let href = JSONFeed.string(link["href"]) else { continue }
             let rels = JSONFeed.rels(link["rel"])
+            // A template other than search's (`{authentication_token}`, `{id}`) needs values this
+            // client does not have: left out and counted, never fetched with `%7B…%7D` in it.
+            if link["templated"] as? Bool == true, !rels.contains("search") {
+                page.templatedLinks += 1
+                continue
+            }
             if rels.contains("next") {
                 page.next = XMLFeed.resolve(href, against: url)
             } else if rels.contains("search"), let address = XMLFeed.resolve(href, against: url) {
@@ -66,7 +72,7 @@ public struct OPDS2Format: CatalogFormat {
         }
     }
 
-    private func read(publication: [String: Any], index: Int) -> FeedEntry? {
+    private func read(publication: [String: Any], index: Int, templated: inout Int) -> FeedEntry? {
         var entry = FeedEntry(index: index)
         let metadata = publication["metadata"] as? [String: Any] ?? [:]
         entry.id = JSONFeed.string(metadata["identifier"]) ?? JSONFeed.string(metadata["@id"])
@@ -78,6 +84,10 @@ public struct OPDS2Format: CatalogFormat {
             guard let href = JSONFeed.string(link["href"]) else { continue }
             let rels = JSONFeed.rels(link["rel"])
             let properties = link["properties"] as? [String: Any] ?? [:]
+            if link["templated"] as? Bool == true {
+                templated += 1
+                continue
+            }
             var access: FeedAcquisition.Access?
             for rel in rels {
                 switch rel {
@@ -86,6 +96,8 @@ public struct OPDS2Format: CatalogFormat {
                 case "http://opds-spec.org/acquisition/buy", "buy", "http://opds-spec.org/acquisition/borrow", "borrow",
                      "http://opds-spec.org/acquisition/subscribe", "subscribe":
                     access = access ?? .paid
+                case "http://opds-spec.org/acquisition/sample", "sample", "http://opds-spec.org/acquisition/preview", "preview":
+                    access = access ?? .sample
                 case "http://opds-spec.org/image", "cover", "http://opds-spec.org/image/thumbnail":
                     entry.covers.append(href)
                 default: break
@@ -93,16 +105,21 @@ public struct OPDS2Format: CatalogFormat {
             }
             guard let access else { continue }
             var mediaType = JSONFeed.string(link["type"])
-            if mediaType == nil || mediaType.map({ MediaType(mimeType: $0) == nil }) == true, let indirect = innermostType(properties["indirectAcquisition"]),
+            var throughWebPage = false
+            let indirect = innermostType(properties["indirectAcquisition"])
+            if mediaType == nil || mediaType.map({ MediaType(mimeType: $0) == nil }) == true, let indirect,
                mediaType == nil || mediaType!.lowercased().hasPrefix("application/octet-stream") {
                 mediaType = indirect
+            } else if let indirect, let outer = mediaType, FeedAcquisition.isWebPage(outer), MediaType(mimeType: indirect) != nil {
+                mediaType = indirect
+                throughWebPage = true
             }
             var price: String?
             if let priceObject = properties["price"] as? [String: Any], let value = JSONFeed.number(priceObject["value"]) {
                 price = String(format: "%.2f", value) + (JSONFeed.string(priceObject["currency"]).map { " " + $0 } ?? "")
             }
             entry.acquisitions.append(FeedAcquisition(address: href, mediaType: mediaType, size: JSONFeed.size(properties["size"] ?? link["length"]),
-                                                      access: access, price: price))
+                                                      access: access, price: price, throughWebPage: throughWebPage))
         }
         // `images`: the smallest one that says its width, else the first.
         let images = (publication["images"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }

@@ -137,6 +137,13 @@ final class DownloadQueue: Sendable {
         let library = issue.library
         let entry = issue.entry
         let (key, type) = (issue.localKey, entry.mediaType)
+        if entry.acquisition.throughWebPage {
+            // Fetching the shop's page would only give HTML; the reader needs a browser or an account.
+            let address = TextSanitizer.inert(Redaction.redact(entry.downloadAddress, secrets: store.secrets))
+            end(issue, .failed(NewsstandError(
+                .notDownloadable, "This issue is sold or lent through the publisher's web page, not downloaded here: open \(address) in a browser.")))
+            return
+        }
         var request: TransferRequest
         do {
             try library.prepareFolder(for: key)

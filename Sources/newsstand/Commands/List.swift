@@ -174,6 +174,10 @@ extension NewsstandCommand {
             json.field("partialBytes", partialBytes)
             json.field("path", path)
             json.field("serverFileName", path == nil ? nil : issue.library.serverFileName(for: issue.localKey).map(TextSanitizer.inert))
+            if entry.acquisition.throughWebPage {
+                json.key("throughWebPage")
+                json.boolean(true)
+            }
             json.key("pinned")
             json.boolean(reading?.pinned ?? false)
             json.key("read")

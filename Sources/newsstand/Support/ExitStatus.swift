@@ -23,7 +23,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .notFound: return "No such issue or subscription (or an ID that names several), or the issue is not downloaded."
         case .network: return "A network, TLS or server error; for sync, no publication could be reached."
         case .partialFailure: return "sync only: some publications or downloads failed."
-        case .needsCredentials: return "The server wants credentials, refuses the ones given, or has locked the login for a while."
+        case .needsCredentials: return "The server wants credentials, refuses the ones given, or has locked the login for a while; or the issue is had through a web page."
         case .usage: return "Bad usage, a malformed URL or a broken configuration file; nothing was done."
         case .busy: return "Another sync is running."
         }
@@ -37,7 +37,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .catalogUnavailable, .invalidCatalog: self = .noCatalog
         case .unknownIssue, .notDownloaded, .unknownSubscription: self = .notFound
         case .network, .timedOut, .httpStatus, .insecure, .notFound: self = .network
-        case .unauthorized, .accountLocked: self = .needsCredentials
+        case .unauthorized, .accountLocked, .notDownloadable: self = .needsCredentials
         case .configuration, .unsupportedURL: self = .usage
         case .busy: self = .busy
         default: self = .failure
