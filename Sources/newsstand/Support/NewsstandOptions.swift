@@ -148,16 +148,25 @@ struct NewsstandOptions: ParsableArguments {
     }
 }
 
-/// Loads what a command that looks issues up needs: the cached catalogs when they know every
-/// address asked for, else a fresh fetch of the selected subscriptions.
+/// Loads what a command that looks issues up needs: the cached catalogs of the subscriptions the
+/// addresses name (`NAME/ID`; a bare ID needs them all), and a fresh fetch only of those whose
+/// copy does not know an address asked for. With no addresses, every selected catalog.
 func loadCatalogs(_ newsstand: Newsstand, _ stores: [Store], needing addresses: [String] = [], subscription: String? = nil) throws {
-    let cached = newsstand.loadCaches(stores) == stores.count
-    if cached, addresses.allSatisfy({ (try? newsstand.issue(addressed: $0, in: subscription)) != nil }) {
-        return
+    func named(_ address: String) -> Store? {
+        guard subscription == nil, let slash = address.firstIndex(of: "/") else { return nil }
+        return stores.first { $0.name == address[..<slash] }
     }
-    for (store, result) in refreshAll(newsstand, stores) {
-        printWarnings(store, among: stores.count)
-        if case .failure(let error) = result, store.numberOfIssues == 0, stores.count == 1 {
+    let bare = addresses.contains { named($0) == nil }
+    let needed = addresses.isEmpty || bare ? stores : stores.filter { store in addresses.contains { named($0) === store } }
+    let cached = newsstand.loadCaches(needed) == needed.count
+    if addresses.isEmpty, cached { return }
+    let unknown = addresses.filter { (try? newsstand.issue(addressed: $0, in: subscription)) == nil }
+    if !addresses.isEmpty, unknown.isEmpty { return }
+    let stale = addresses.isEmpty || unknown.contains(where: { named($0) == nil }) ? needed
+        : needed.filter { store in unknown.contains { named($0) === store } }
+    for (store, result) in refreshAll(newsstand, stale) {
+        printWarnings(store, among: stale.count)
+        if case .failure(let error) = result, store.numberOfIssues == 0, stale.count == 1 {
             throw CommandFailure(error: error, store: store)
         } else if case .failure = result, store.numberOfIssues == 0 {
             Output.error("newsstand: \(store.name): \(store.statusLine)")

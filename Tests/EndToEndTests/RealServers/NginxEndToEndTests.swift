@@ -195,4 +195,22 @@ final class NginxEndToEndTests: XCTestCase {
         XCTAssertTrue(marked.output.contains("ids/") && marked.output.components(separatedBy: ": read.").count == 3, marked.output)
         XCTAssertTrue(marked.error.contains("No issue \"nothing-like-it\" in ids"), marked.error)
     }
+
+    func testADownloadFetchesOnlyTheCatalogItNeedsAndOnlyWhenItsCopyLacksTheIssue() throws {
+        try nginx.put("other.plist", Fixtures.catalog([Fixtures.entry(id: "o", download: "/issues/a.pdf")]))
+        XCTAssertEqual(try runner.run("subscribe", nginx.url("/catalog.plist").absoluteString, "--name", "spring").status, 0)
+        XCTAssertEqual(try runner.run("subscribe", nginx.url("/other.plist").absoluteString, "--name", "other", "--no-check").status, 0)
+        let download = try runner.run("download", "spring/a")
+        XCTAssertEqual(download.status, 0, download.error)
+        XCTAssertEqual(nginx.requests(for: "/catalog.plist").count, 1, "the cached copy knew spring/a: no refetch")
+        XCTAssertTrue(nginx.requests(for: "/other.plist").isEmpty, "another subscription's catalog is not this download's business")
+
+        // An ID the copy does not know yet: that catalog alone is fetched again.
+        let entries = [Fixtures.entry(id: "a", download: "/moved/a.pdf", size: issue.count, sha256: Fixtures.sha256(issue)),
+                       Fixtures.entry(id: "b", download: "/issues/a.pdf")]
+        try nginx.put("catalog.plist", Fixtures.catalog(entries))
+        XCTAssertEqual(try runner.run("download", "spring/b").status, 0)
+        XCTAssertEqual(nginx.requests(for: "/catalog.plist").count, 2)
+        XCTAssertTrue(nginx.requests(for: "/other.plist").isEmpty)
+    }
 }
