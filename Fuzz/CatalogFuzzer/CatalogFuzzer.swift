@@ -2,8 +2,9 @@ import Foundation
 import NewsstandKit
 
 /// One fuzz input: decoded as a catalog against an http and a file base URL, read by every feed
-/// format (OPDS 1.2 / Atom, RSS, OPDS 2, Baker) and checked by the one validator, and used as a
-/// publisher's ID (its local key must be safe), a title, a date and a Content-Disposition header.
+/// format (OPDS 1.2 / Atom, RSS, OPDS 2, Baker) and checked by the one validator, converted to
+/// UTF-8 as served with several charsets (iconv, the byte order marks, the declaration), and used
+/// as a publisher's ID (its local key must be safe), a title, a date and a Content-Disposition header.
 /// Any crash, hang or sanitizer report is a bug.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func catalogFuzzerTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -40,6 +41,15 @@ public func catalogFuzzerTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -
         }
     }
     _ = try? CatalogReader().format(of: data, contentType: nil)
+    // Every encoding path: as declared, and as served with a charset that wins over the declaration.
+    for charset in [nil, "utf-16", "koi8-r", "shift_jis", "big5", "windows-1252", "x-unknown"] as [String?] {
+        let type = charset.map { "application/atom+xml; charset=\($0)" }
+        if let converted = try? DocumentEncoding.utf8(data, contentType: type) {
+            // A converted document says UTF-8: reading it again changes nothing.
+            if charset == nil { precondition((try? DocumentEncoding.utf8(converted)) == converted, "a document converted twice") }
+            _ = try? CatalogReader().page(converted, url: URL(string: "http://news.example/feed")!, contentType: type)
+        }
+    }
     let text = String(decoding: data, as: UTF8.self)
     _ = FeedDate.iso8601(text)
     _ = FeedDate.rfc822(text)
