@@ -131,7 +131,7 @@ extension NewsstandCommand {
                 let id = TextSanitizer.inert(issue.id)
                 let row = [DisplayWidth.pad(width == nil ? id : DisplayWidth.truncate(id, to: idWidth), to: idWidth),
                            DisplayWidth.pad(Formatting.day(entry.releaseDate), to: 10),
-                           entry.isFree ? "yes " : "no  ", DisplayWidth.pad(stateText(issue.state), to: stateWidth), badge, title]
+                           entry.isFree ? "yes " : "no  ", DisplayWidth.pad(entry.acquisition.throughWebPage ? "web page" : stateText(issue.state), to: stateWidth), badge, title]
                 Output.line(row.joined(separator: "  "))
             }
         }
