@@ -12,6 +12,9 @@ public final class HTTPSServer {
 
     /// The test authority's certificate, to trust with `--ca-file` or `TransferEngine(certificateAuthorities:)`.
     public static let authority = fixtures + "/authority.pem"
+    /// The server's certificate (for 127.0.0.1) and key, signed by ``authority``.
+    public static let certificate = fixtures + "/server.pem"
+    public static let key = fixtures + "/server.key"
     private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("TLS").path
 
     /// Starts the server; `plainPort` is where `/to-http/PATH` redirects (http://127.0.0.1:plainPort/PATH).

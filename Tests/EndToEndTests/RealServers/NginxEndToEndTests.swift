@@ -213,4 +213,24 @@ final class NginxEndToEndTests: XCTestCase {
         XCTAssertEqual(nginx.requests(for: "/catalog.plist").count, 2)
         XCTAssertTrue(nginx.requests(for: "/other.plist").isEmpty)
     }
+
+    func testOverHTTPSBasicGoesWithTheFirstRequestAndTLSIsVerified() throws {
+        let folder = TemporaryDirectory()
+        let passwords = folder.path + "/.htpasswd"
+        try "ann:{PLAIN}n9inx-pass-7\n".write(toFile: passwords, atomically: true, encoding: .utf8)
+        chmod(passwords, 0o644)
+        let secure = try NginxServer(locations: { _, _ in
+            "location /private/ { auth_basic \"Members\"; auth_basic_user_file \(passwords); }"
+        }, tls: true, folder: folder)
+        try secure.put("private/catalog.plist", Fixtures.catalog([Fixtures.entry(id: "p", download: "/private/p.pdf")]))
+        let catalog = secure.url("/private/catalog.plist").absoluteString
+        let untrusted = try runner.run("subscribe", catalog, "--name", "secure", "--user", "ann", "--password-env", "NGINX_PASSWORD")
+        XCTAssertEqual(untrusted.status, 2, untrusted.error)
+        XCTAssertTrue(untrusted.error.contains("certificate could not be verified"), untrusted.error)
+        let subscribed = try runner.run("subscribe", catalog, "--name", "secure", "--user", "ann", "--password-env", "NGINX_PASSWORD",
+                                        "--ca-file", HTTPSServer.authority)
+        XCTAssertEqual(subscribed.status, 0, subscribed.error)
+        // Over TLS the password is not in plain text on the wire: Basic goes at once, no 401 first.
+        XCTAssertEqual(secure.requests(for: "/private/catalog.plist").map(\.status), [200], "\(secure.requests)")
+    }
 }

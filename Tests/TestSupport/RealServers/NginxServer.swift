@@ -21,8 +21,14 @@ public final class NginxServer {
         public var description: String { "\(host) \(target) \(status) range=\(range) auth=\(authorization)" }
     }
 
-    /// `locations(port, root)` goes inside the server block, after `root`.
-    public init(locations: (_ port: Int, _ root: String) -> String = { _, _ in "" }, folder: TemporaryDirectory = TemporaryDirectory()) throws {
+    /// Whether it speaks TLS, with the test authority's certificate for 127.0.0.1 (``HTTPSServer/authority``).
+    public let isTLS: Bool
+
+    /// `locations(port, root)` goes inside the server block, after `root`; with `tls`, the server
+    /// speaks https only.
+    public init(locations: (_ port: Int, _ root: String) -> String = { _, _ in "" }, tls: Bool = false,
+                folder: TemporaryDirectory = TemporaryDirectory()) throws {
+        isTLS = tls
         let nginx = try RealServer.program("nginx", installedBy: "run `make test-servers` (Debian's nginx-light), or `make test`, whose set-up installs it")
         root = folder.path + "/root"
         accessLog = folder.path + "/access.log"
@@ -57,7 +63,8 @@ public final class NginxServer {
                 gzip_min_length 64;
                 gzip_types application/x-plist application/atom+xml application/rss+xml;
                 server {
-                    listen 127.0.0.1:\(port);
+                    listen 127.0.0.1:\(port)\(tls ? " ssl" : "");
+                    \(tls ? "ssl_certificate \(HTTPSServer.certificate); ssl_certificate_key \(HTTPSServer.key);" : "")
                     server_name 127.0.0.1 localhost;
                     location ~ /\\.ht { deny all; }
                     root \(root);
@@ -70,7 +77,10 @@ public final class NginxServer {
                                 port: port, folder: folder, startTimeout: 20)
     }
 
-    public func url(_ path: String, host: String = "127.0.0.1") -> URL { server.url(path, host: host) }
+    public func url(_ path: String, host: String = "127.0.0.1") -> URL {
+        let plain = server.url(path, host: host)
+        return isTLS ? URL(string: "https" + plain.absoluteString.dropFirst(4))! : plain
+    }
 
     /// Writes a file under the root.
     public func put(_ path: String, _ data: Data) throws {
