@@ -113,7 +113,9 @@ public struct FeedValidator: Sendable {
         // As the OPDS spec orders them: open-access and plain acquisitions first, then borrow, buy and
         // subscribe, then those only a browser completes; within each, the feed's order.
         func rank(_ offer: FeedAcquisition) -> Int { offer.throughWebPage ? 2 : offer.access == .paid ? 1 : 0 }
-        usable = usable.enumerated().sorted { (rank($0.element.1), $0.offset) < (rank($1.element.1), $1.offset) }.map(\.element)
+        if usable.count > 1 {
+            usable = usable.enumerated().sorted { (rank($0.element.1), $0.offset) < (rank($1.element.1), $1.offset) }.map(\.element)
+        }
         let preferred = usable[0]
         let title = entry.title.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? id
         var cover: String?

@@ -16,7 +16,7 @@ struct XMLBases {
     init(_ tree: XMLTree, document: URL) {
         self.tree = tree
         self.document = document
-        hasBases = tree.attributes.contains { $0.name == "base" && $0.namespace >= 0 && tree.namespaces[Int($0.namespace)] == Self.xmlNamespace }
+        hasBases = tree.hasXMLBase
     }
 
     /// The base of `element`.

@@ -45,6 +45,8 @@ struct XMLTree: Sendable {
     private(set) var attributes: [Attribute] = []
     /// Namespace URIs in the order first met.
     private(set) var namespaces: [String] = []
+    /// Whether any element has an `xml:base`: most documents have none, and their links need no walk up.
+    private(set) var hasXMLBase = false
 
     /// The root element's index (always 0 in a parsed tree).
     var root: Int { 0 }
@@ -180,6 +182,8 @@ struct XMLTree: Sendable {
                     let (attributePrefix, attributeLocal) = Self.split(name)
                     // An undeclared attribute prefix is kept as no namespace rather than refused: feeds do it.
                     let attributeNamespace = attributePrefix.isEmpty ? -1 : Self.resolve(attributePrefix, in: bindings, isElement: false) ?? -1
+                    // The `xml` prefix is bound first, to namespace 0.
+                    if attributeNamespace == 0, attributeLocal.elementsEqual("base".utf8) { hasXMLBase = true }
                     attributes.append(Attribute(name: String(decoding: attributeLocal, as: UTF8.self), namespace: attributeNamespace, value: attribute.value))
                 }
                 let index = elements.count
