@@ -32,9 +32,6 @@ public struct AuthenticationAdvice: Sendable {
         }
     }
 
-    /// For a URL on the command line: the options to add to it.
-    public static let oneOff = AuthenticationAdvice(subscriptionName: nil, sent: .nothing)
-
     /// Whether a response says the server has locked the login after failed attempts: a 429
     /// that asks for credentials (calibre-web's limiter).
     public static func isLockout(_ response: TransferResponse) -> Bool {
@@ -51,16 +48,16 @@ public struct AuthenticationAdvice: Sendable {
             return "give them: --user \(userWord) --password-env VARIABLE\(passwordWord) (or --password-command, or ~/.netrc)"
         }
         let login = "newsstand login \(name) --user \(userWord) --password-env VARIABLE\(passwordWord)"
+        if case .password(let pin?) = sent, let asked, asked != pin {
+            return "\(name) sends its password only as \(pin.rawValue), but the server asks for \(asked.rawValue): newsstand login \(name) --auth \(asked.rawValue)"
+        }
         switch sent {
-        case .password(let pin?) where asked != nil && asked != pin:
-            return "\(name) sends its password only as \(pin.rawValue), but the server asks for \(asked!.rawValue): newsstand login \(name) --auth \(asked!.rawValue)"
         case .password where response.sentCredentials:
             return "check the user and password of \(name), or change them: \(login)"
         case .token:
             return "check the token of \(name), or change it: newsstand login \(name) --token-env VARIABLE"
-        case .netrc where response.sentCredentials:
-            return "check the entry for its host in ~/.netrc, or give \(name) its own: \(login)"
-        case .nothing where response.sentCredentials:
+        case .netrc where response.sentCredentials, .nothing where response.sentCredentials:
+            // Credentials went, and the subscription has none of its own: ~/.netrc gave them.
             return "check the entry for its host in ~/.netrc, or give \(name) its own: \(login)"
         default:
             return "add them: \(login) (or --password-command, or ~/.netrc)"
