@@ -50,8 +50,9 @@ test-asan: deps
 
 # The real servers the end-to-end tests start on 127.0.0.1: Debian's nginx and calibre (its
 # content server, calibredb and ebook-convert), and calibre-web from PyPI in a virtual
-# environment of its own under .build-servers/. A test whose server is missing fails and says so.
-SERVER_PACKAGES := nginx-light calibre
+# environment of its own under .build-servers/ (python3-venv makes it on a Debian whose python3
+# cannot). A test whose server is missing fails and says so.
+SERVER_PACKAGES := nginx-light calibre python3-venv
 CALIBREWEB := .build-servers/calibre-web
 CALIBREWEB_VERSION := 0.6.27
 test-servers: deps
