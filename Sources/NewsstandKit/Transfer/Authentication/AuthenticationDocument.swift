@@ -7,8 +7,6 @@ public struct AuthenticationDocument: Sendable, Equatable {
     public var title: String?
     public var loginLabel: String?
     public var passwordLabel: String?
-    /// Whether the document offers HTTP Basic at all (an OAuth-only server cannot be logged into here).
-    public var offersBasic: Bool
 
     /// The largest document read.
     static let maximumSize = 64 * 1024
@@ -31,7 +29,6 @@ public struct AuthenticationDocument: Sendable, Equatable {
         title = clean(object["title"])
         let flows = object["authentication"] as? [[String: Any]] ?? []
         let basic = flows.first { ($0["type"] as? String) == "http://opds-spec.org/auth/basic" }
-        offersBasic = basic != nil
         let labels = basic?["labels"] as? [String: Any]
         loginLabel = clean(labels?["login"])
         passwordLabel = clean(labels?["password"])
