@@ -17,9 +17,13 @@ clean_env() { env -i HOME="$work/home" PATH=/usr/bin:/bin LANG=C.UTF-8 "$@"; }
 make --no-print-directory install-files PREFIX="$prefix" >/dev/null
 [ -x "$bin" ] || fail "no binary at $bin"
 
-if ldd "$bin" | grep -qi swift; then fail "the binary links Swift's shared libraries: $(ldd "$bin" | grep -i swift)"; fi
+# Each output is captured before grep reads it: with pipefail, `grep -q` leaving early fails the
+# pipeline through the writer's SIGPIPE.
+libraries=$(ldd "$bin")
+if grep -qi swift <<<"$libraries"; then fail "the binary links Swift's shared libraries: $(ldd "$bin" | grep -i swift)"; fi
 ok "the binary links no Swift library ($(stat -c %s "$bin") bytes)"
-if readelf -d "$bin" | grep -qE "RPATH|RUNPATH"; then fail "the binary has a run path: $(readelf -d "$bin" | grep -E 'RPATH|RUNPATH')"; fi
+dynamic=$(readelf -d "$bin")
+if grep -qE "RPATH|RUNPATH" <<<"$dynamic"; then fail "the binary has a run path: $(readelf -d "$bin" | grep -E 'RPATH|RUNPATH')"; fi
 [ -z "$(readelf -S "$bin" | grep -E '\.debug_|\.symtab')" ] || fail "the binary is not stripped"
 ok "no run path, no symbols"
 
@@ -29,14 +33,15 @@ grep -q "Terminal Times — 6 issues" <<<"$listing" || fail "the installed demo 
 ok "list shows the demo installed under share/"
 
 # Found on PATH from another folder: argv[0] is then a bare name.
-(cd "$work" && clean_env PATH="$prefix/bin:/usr/bin:/bin" newsstand list --offline) | grep -q "tt-2026-06" \
-    || fail "the demo is not found when newsstand is run from PATH"
+listing=$(cd "$work" && clean_env PATH="$prefix/bin:/usr/bin:/bin" newsstand list --offline)
+grep -q "tt-2026-06" <<<"$listing" || fail "the demo is not found when newsstand is run from PATH"
 ok "run from PATH in another folder, it finds its share folder"
 
 # Through a symlink in another folder (how /usr/local/bin often points into /opt).
 mkdir -p "$work/elsewhere"
 ln -s "$bin" "$work/elsewhere/newsstand"
-clean_env "$work/elsewhere/newsstand" list --offline | grep -q "tt-2026-06" || fail "the demo is not found through a symlink"
+listing=$(clean_env "$work/elsewhere/newsstand" list --offline)
+grep -q "tt-2026-06" <<<"$listing" || fail "the demo is not found through a symlink"
 ok "a symlinked binary finds its share folder"
 
 # Without the share folder, the message says what to do (and nothing else is read instead).

@@ -57,7 +57,10 @@ ok "newsstand $version runs without Swift"
 listing=$(in_root newsstand list)
 grep -q "Terminal Times — 6 issues" <<<"$listing" || fail "list: $listing"
 in_root newsstand download demo/tt-2026-03 >/dev/null || fail "download of the demo's issue"
-in_root newsstand list --offline | grep -q "^tt-2026-03 .* downloaded " || fail "the issue is not listed as downloaded"
+# Captured before grep reads it: with pipefail, `grep -q` leaving early would fail the pipeline
+# through the writer's SIGPIPE whenever newsstand had more lines to write.
+listing=$(in_root newsstand list --offline)
+grep -q "^tt-2026-03 .* downloaded " <<<"$listing" || fail "the issue is not listed as downloaded: $listing"
 ok "the demo lists and an issue downloads and verifies"
 
 # xdg-utils is only recommended, and was not installed: opening says what to do.
