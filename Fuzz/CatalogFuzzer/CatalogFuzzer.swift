@@ -1,29 +1,19 @@
 import Foundation
 import NewsstandKit
 
-/// One fuzz input: decoded as a catalog against an http and a file base URL, read by every feed
-/// format (OPDS 1.2 / Atom, RSS, OPDS 2, Baker) and checked by the one validator, converted to
+/// One fuzz input: read by every format (property list, OPDS 1.2 / Atom, RSS, OPDS 2, Baker)
+/// against an http and a file base URL and checked by the one validator, converted to
 /// UTF-8 as served with several charsets (iconv, the byte order marks, the declaration), and used
 /// as a publisher's ID (its local key must be safe), a title, a date and a Content-Disposition header.
 /// Any crash, hang or sanitizer report is a bug.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func catalogFuzzerTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
-    for base in ["https://news.example/catalogs/catalog.plist", "file:///srv/demo/catalog.plist"] {
-        if let catalog = try? CatalogDecoder().decode(data, baseURL: URL(string: base)!) {
-            for entry in catalog.entries {
-                precondition(LocalKey.isValid(entry.localKey), "an unsafe local key passed the decoder")
-                let scheme = entry.downloadURL.scheme?.lowercased()
-                precondition(scheme == "http" || scheme == "https" || (scheme == "file" && base.hasPrefix("file:")))
-            }
-        }
-    }
-    let formats: [any CatalogFormat] = [AtomFeedFormat(), RSSFeedFormat(), OPDS2Format(), BakerShelfFormat()]
-    for base in ["https://news.example/opds/feed", "file:///srv/feeds/feed.xml"] {
+    for base in ["https://news.example/opds/feed", "file:///srv/feeds/catalog.plist"] {
         let url = URL(string: base)!
-        for format in formats {
-            guard let page = try? format.read(data, url: url, limits: FeedLimits()) else { continue }
-            let catalog = FeedValidator(allowFiles: url.isFileURL).catalog(from: [page])
+        for format in CatalogReader.formats {
+            guard let page = try? format.read(data, url: url, limits: CatalogLimits()) else { continue }
+            let catalog = CatalogValidator(allowFiles: url.isFileURL).catalog(from: [page])
             for entry in catalog.entries {
                 precondition(LocalKey.isValid(entry.localKey), "an unsafe local key passed the validator")
                 for acquisition in entry.acquisitions {
@@ -34,9 +24,10 @@ public func catalogFuzzerTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -
                     precondition(cover.hasPrefix("http") || cover.hasPrefix("data:image/") || (cover.hasPrefix("file:") && url.isFileURL))
                 }
             }
-            // What the store caches must read back as the same entries.
-            if let snapshot = try? CatalogSnapshot.data(of: catalog), let back = try? CatalogDecoder().decode(snapshot, baseURL: url) {
+            // What the cache keeps must read back as the same entries, every form of each.
+            if let back = try? CatalogReader().catalog(CatalogSnapshot.data(of: catalog), url: url) {
                 precondition(back.entries.map(\.localKey) == catalog.entries.map(\.localKey), "a snapshot that reads back differently")
+                precondition(back.entries.map(\.acquisitions) == catalog.entries.map(\.acquisitions), "a snapshot that loses an acquisition")
             }
         }
     }

@@ -10,7 +10,7 @@ final class AcquisitionTests: XCTestCase {
     private let document = URL(string: "http://books.example/opds/new")!
 
     private func catalog(_ text: String, type: String) throws -> Catalog {
-        FeedValidator().catalog(from: [try CatalogReader().page(Data(text.utf8), url: document, contentType: type)])
+        CatalogValidator().catalog(from: [try CatalogReader().page(Data(text.utf8), url: document, contentType: type)])
     }
 
     private let atom = """
@@ -47,11 +47,12 @@ final class AcquisitionTests: XCTestCase {
         XCTAssertEqual(byID["borrow-and-open"]?.downloadAddress, "http://books.example/free/b.pdf", "open access before a loan")
         XCTAssertEqual(byID["borrow-and-open"]?.isFree, true)
         XCTAssertEqual(byID["dated"]?.releaseDate, FeedDate.iso8601("2001-02-03T00:00:00Z"), "dcterms:issued, wherever it stands")
-        XCTAssertTrue(read.remarks.contains { $0.contains("1 item offers only a sample") }, "\(read.remarks)")
+        XCTAssertEqual(read.remarks, [.samplesOnly(count: 1)])
+        XCTAssertEqual(read.remarks.first?.description, "1 item offers only a sample, which is not the issue: not listed.")
 
         // The cached snapshot keeps what needs a browser.
-        let snapshot = try CatalogSnapshot.data(of: read, masking: [])
-        let reread = try CatalogDecoder().decode(snapshot, baseURL: document)
+        let snapshot = CatalogSnapshot.data(of: read, masking: [])
+        let reread = try CatalogReader().catalog(snapshot, url: document)
         XCTAssertEqual(reread.entries.first { $0.id == "sample-then-buy" }?.acquisition.throughWebPage, true)
         XCTAssertEqual(reread.entries.first { $0.id == "dated" }?.acquisition.throughWebPage, false)
     }
@@ -71,7 +72,8 @@ final class AcquisitionTests: XCTestCase {
         let read = try catalog(opds2, type: "application/opds+json")
         XCTAssertEqual(read.entries.map(\.id), ["urn:x:2"])
         XCTAssertFalse(read.entries.contains { $0.downloadAddress.contains("%7B") })
-        XCTAssertTrue(read.remarks.contains { $0.contains("2 links are templates") }, "\(read.remarks)")
+        XCTAssertTrue(read.remarks.contains(.templatedLinks(count: 2)), "\(read.remarks)")
+        XCTAssertTrue(CatalogRemark.templatedLinks(count: 2).description.hasPrefix("2 links are templates"))
         XCTAssertEqual(read.search, .template("http://books.example/search{?query}".replacingOccurrences(of: "{?query}", with: "?query={searchTerms}")))
     }
 

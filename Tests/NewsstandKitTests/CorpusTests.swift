@@ -30,14 +30,7 @@ final class CorpusTests: XCTestCase {
             let data = try Data(contentsOf: Self.folder.appendingPathComponent(name))
             let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: Self.folder.appendingPathComponent(name + ".expected.json")))
             let url = try XCTUnwrap(URL(string: expected.url))
-            let catalog: Catalog
-            let reader = CatalogReader()
-            let format = try reader.format(of: data, contentType: nil)
-            if let propertyList = format as? PropertyListFormat {
-                catalog = try propertyList.catalog(data, url: url)
-            } else {
-                catalog = FeedValidator().catalog(from: [try reader.page(data, url: url, contentType: nil)])
-            }
+            let catalog = try CatalogReader().catalog(data, url: url)
             XCTAssertEqual(catalog.title, expected.title, "\(name): the title")
             XCTAssertEqual(catalog.entries.map(\.id), expected.entries.map(\.id), "\(name): which entries, in which order")
             for (ours, theirs) in zip(catalog.entries, expected.entries) {

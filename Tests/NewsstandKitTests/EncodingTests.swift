@@ -28,7 +28,7 @@ final class EncodingTests: XCTestCase {
     func testUTF16WithAndWithoutAByteOrderMark() throws {
         XCTAssertEqual(try channelTitle("rss-utf16-bom.xml").0, "Revista do Porto")
         XCTAssertEqual(try channelTitle("rss-utf16be-nobom.xml").0, "Revista do Porto")
-        let catalog = try CatalogDecoder().decode(Fixtures.feed("encodings/plist-utf16-bom.plist"), baseURL: base)
+        let catalog = try CatalogReader().catalog(Fixtures.feed("encodings/plist-utf16-bom.plist"), url: base)
         XCTAssertEqual(catalog.title, "Hafenblatt")
         XCTAssertEqual(catalog.entries.first?.title, "Januar – Überfahrt")
     }

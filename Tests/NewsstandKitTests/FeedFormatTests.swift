@@ -12,7 +12,7 @@ final class FeedFormatTests: XCTestCase {
         let url = try XCTUnwrap(URL(string: address))
         let data = Fixtures.feed(name)
         let page = try reader.page(data, url: url, contentType: contentType)
-        return (FeedValidator().catalog(from: [page]), page)
+        return (CatalogValidator().catalog(from: [page]), page)
     }
 
     private func day(_ text: String) -> Date { FeedDate.iso8601(text)! }
@@ -141,7 +141,7 @@ final class FeedFormatTests: XCTestCase {
 
     // MARK: Hostile input
 
-    private func refusal(_ text: String, contentType: String? = nil, limits: FeedLimits = FeedLimits()) -> String {
+    private func refusal(_ text: String, contentType: String? = nil, limits: CatalogLimits = CatalogLimits()) -> String {
         var reader = CatalogReader()
         reader.limits = limits
         do {
@@ -174,7 +174,7 @@ final class FeedFormatTests: XCTestCase {
         XCTAssertEqual(refusal(deep), "The catalog nests deeper than 64 levels (line 1).")
         let deepJSON = "{\"metadata\":{},\"publications\":" + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}"
         XCTAssertEqual(refusal(deepJSON), "The catalog nests deeper than 64 levels.")
-        var small = FeedLimits()
+        var small = CatalogLimits()
         small.maximumSize = 100
         XCTAssertEqual(refusal(String(repeating: " ", count: 200) + "<rss/>", limits: small), "The catalog is 206 bytes, more than the 100 allowed.")
     }
@@ -186,7 +186,7 @@ final class FeedFormatTests: XCTestCase {
                          "properties": {"size": 1e300, "price": {"value": -1e308, "currency": "EUR"}}}]}]}
             """
         let page = try reader.page(Data(text.utf8), url: URL(string: "http://127.0.0.1/f.json")!, contentType: nil)
-        let catalog = FeedValidator().catalog(from: [page])
+        let catalog = CatalogValidator().catalog(from: [page])
         XCTAssertEqual(catalog.entries.count, 1)
         XCTAssertNil(catalog.entries[0].size)
         XCTAssertNil(catalog.entries[0].price)
@@ -218,7 +218,7 @@ final class FeedFormatTests: XCTestCase {
             </channel></rss>
             """
         let page = try reader.page(Data(text.utf8), url: URL(string: "http://127.0.0.1/feeds/f.rss")!, contentType: nil)
-        let catalog = FeedValidator().catalog(from: [page])
+        let catalog = CatalogValidator().catalog(from: [page])
         XCTAssertEqual(catalog.entries.map(\.id), ["ok", "../../etc"])
         XCTAssertEqual(catalog.entries[0].title, "\u{1B}[31mRed\u{7} title", "white space collapsed here; control characters go at display")
         XCTAssertEqual(TextSanitizer.inert(catalog.entries[0].title), "\u{FFFD}[31mRed\u{FFFD} title")
@@ -282,10 +282,11 @@ extension FeedFuzzRegressionTests {
     }
 }
 
-/// The cached form of a feed: every field reads back as it was.
+/// The cached form of a catalog: every field reads back as it was.
 final class CatalogSnapshotTests: XCTestCase {
     func testEveryFieldAndAwkwardTextReadBack() throws {
-        let awkward = "A & B <i>x</i> ]]> \u{1B}[31m red \u{7} tab\there é 夏 🙂 \r\n end"
+        // Text as the validator leaves it (white space already collapsed): read back unchanged.
+        let awkward = "A & B <i>x</i> ]]> \u{1B}[31m red \u{7} tab here é 夏 🙂 end"
         let entries = [
             CatalogEntry(CatalogEntry.Fields(
                 id: "urn:uuid:1 & <2>", title: awkward, releaseDate: Date(timeIntervalSince1970: 1_794_556_800.75),
@@ -296,8 +297,8 @@ final class CatalogSnapshotTests: XCTestCase {
             CatalogEntry(CatalogEntry.Fields(id: "plain", title: "Plain", acquisition: Acquisition(address: "http://127.0.0.1/p.cbz", mediaType: .cbz))),
         ]
         let catalog = Catalog(title: "Feed & <Co>", entries: entries)
-        let data = try CatalogSnapshot.data(of: catalog)
-        let back = try CatalogDecoder().decode(data, baseURL: URL(string: "http://127.0.0.1:8080/feed")!)
+        let data = CatalogSnapshot.data(of: catalog)
+        let back = try CatalogReader().catalog(data, url: URL(string: "http://127.0.0.1:8080/feed")!)
         XCTAssertEqual(back.title, "Feed & <Co>")
         XCTAssertEqual(back.warnings, [])
         XCTAssertEqual(back.entries.count, 2)
@@ -319,6 +320,21 @@ final class CatalogSnapshotTests: XCTestCase {
         XCTAssertEqual(first.localKey, LocalKey.make(for: "urn:uuid:1 & <2>"))
     }
 
+    func testTheCacheKeepsEveryFormOfAnIssueAndReadsItByTheOneValidatorsRules() throws {
+        let entry = CatalogEntry(CatalogEntry.Fields(
+            id: "urn:x:1", title: "Tab\there\r\n and there", coverAddress: "ftp://covers.example/1.png",
+            acquisition: Acquisition(address: "http://127.0.0.1/1.epub", mediaType: .epub, size: 10, sizeIsAdvisory: true),
+            alternatives: [
+                Acquisition(address: "http://127.0.0.1/1.pdf", mediaType: .pdf, size: 20, sha256: String(repeating: "cd", count: 32)),
+                Acquisition(address: "http://shop.example/1", mediaType: .pdf, throughWebPage: true),
+            ]))
+        let data = CatalogSnapshot.data(of: Catalog(title: nil, entries: [entry]))
+        let back = try XCTUnwrap(try CatalogReader().catalog(data, url: URL(string: "http://127.0.0.1/feed")!).entries.first)
+        XCTAssertEqual(back.acquisitions, entry.acquisitions, "the alternatives are not lost in the cache")
+        XCTAssertEqual(back.title, "Tab here and there", "white space collapsed as for every catalog")
+        XCTAssertNil(back.coverAddress, "a cover that is no http(s) link is left out, the issue kept")
+    }
+
     func testALargeSnapshotIsAValidBinaryPropertyList() throws {
         // Over 255 and 65,535 objects: references and offsets in two and three or four bytes.
         let entries = (0..<7000).map { number in
@@ -327,24 +343,25 @@ final class CatalogSnapshotTests: XCTestCase {
                 acquisition: Acquisition(address: "http://127.0.0.1/\(number).pdf", mediaType: .pdf, size: Int64(number)),
                 isFree: number % 2 == 0, summary: String(repeating: "s", count: number % 40)))
         }
-        let data = try CatalogSnapshot.data(of: Catalog(title: "Big", entries: entries))
+        let data = CatalogSnapshot.data(of: Catalog(title: "Big", entries: entries))
         XCTAssertTrue(data.starts(with: Array("bplist00".utf8)))
         // Foundation's reader agrees it is a property list.
         let parsed = try XCTUnwrap(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
         XCTAssertEqual((parsed["Issues"] as? [Any])?.count, 7000)
-        let back = try CatalogDecoder().decode(data, baseURL: URL(string: "http://127.0.0.1/feed")!)
+        let back = try CatalogReader().catalog(data, url: URL(string: "http://127.0.0.1/feed")!)
         XCTAssertEqual(back.entries.map(\.id), entries.map(\.id))
         XCTAssertEqual(back.entries.map(\.title), entries.map(\.title))
         XCTAssertEqual(back.entries.map(\.size), entries.map(\.size))
         XCTAssertEqual(back.entries.map(\.releaseDate), entries.map(\.releaseDate))
         XCTAssertEqual(back.entries.map(\.isFree), entries.map(\.isFree))
-        XCTAssertEqual(back.entries.map(\.summary), entries.map { $0.summary })
+        // An empty summary is no summary, in every catalog.
+        XCTAssertEqual(back.entries.map(\.summary), entries.map { $0.summary.flatMap { $0.isEmpty ? nil : $0 } })
     }
 
     func testAGivenLocalKeyIsUsedOnlyWhenItIsSafe() throws {
         let catalog = Fixtures.catalog([["ID": "a:b", "Local key": "../../etc", "Title": "T", "Download URL": "x.pdf"],
                                         ["ID": "c:d", "Local key": "kept-key", "Title": "T", "Download URL": "y.pdf"]])
-        let back = try CatalogDecoder().decode(catalog, baseURL: URL(string: "http://127.0.0.1/c.plist")!)
+        let back = try CatalogReader().catalog(catalog, url: URL(string: "http://127.0.0.1/c.plist")!)
         XCTAssertEqual(back.entries.map(\.localKey), [LocalKey.make(for: "a:b"), "kept-key"])
     }
 }

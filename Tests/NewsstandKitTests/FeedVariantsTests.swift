@@ -13,7 +13,7 @@ final class FeedVariantsTests: XCTestCase {
     }
 
     private func catalog(_ text: String, type: String) throws -> Catalog {
-        FeedValidator().catalog(from: [try page(text, type: type)])
+        CatalogValidator().catalog(from: [try page(text, type: type)])
     }
 
     func testXMLBaseNestsAndResolvesLinksEnclosuresCoversAndTheNextPage() throws {
@@ -35,7 +35,7 @@ final class FeedVariantsTests: XCTestCase {
         let read = try page(atom, type: "application/atom+xml")
         XCTAssertEqual(read.title, "Harbour Review", "a feed's title is text, whatever its type")
         XCTAssertEqual(read.next, "http://example.org/files/?page=2")
-        let entries = FeedValidator().catalog(from: [read]).entries
+        let entries = CatalogValidator().catalog(from: [read]).entries
         let byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0) })
         XCTAssertEqual(byID["spring"]?.downloadAddress, "http://example.org/files/spring.pdf")
         XCTAssertEqual(byID["spring"]?.coverAddress, "http://example.org/files/covers/spring.png")

@@ -105,7 +105,7 @@ final class PropertyListParserTests: XCTestCase {
               <key>Size</key><integer>18446744073709551616</integer></dict>
             </array></dict></plist>
             """
-        let decoded = try CatalogDecoder().decode(Data(catalog.utf8), baseURL: URL(string: "http://example.org/")!)
+        let decoded = try CatalogReader().catalog(Data(catalog.utf8), url: URL(string: "http://example.org/")!)
         XCTAssertEqual(decoded.entries.map(\.id), ["a"], "a number nobody reads changes nothing; an absurd Size skips its entry")
         XCTAssertEqual(decoded.warnings.count, 1)
         XCTAssertTrue(decoded.warnings.first?.description.contains("Size") == true, "\(decoded.warnings)")

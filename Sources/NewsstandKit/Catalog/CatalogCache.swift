@@ -2,8 +2,11 @@ import Foundation
 
 /// The last good copy of one catalog, kept under `$XDG_CACHE_HOME/newsstand/catalogs/`.
 ///
-/// The copy and what is known of it (validators, when it was fetched) are written through a
-/// temporary file and a rename, so that a crash or a full disk leaves the previous copy whole.
+/// The copy is the checked catalog in any format, written as a snapshot (``CatalogSnapshot``)
+/// with the secrets of its subscription's URL masked, and read back through the same reader and
+/// validator as any catalog. The copy and what is known of it (validators, when it was fetched)
+/// are written through a temporary file and a rename, so that a crash or a full disk leaves the
+/// previous copy whole.
 public struct CatalogCache: Sendable {
     /// What is known of the cached copy.
     public struct Info: Codable, Sendable, Equatable {
@@ -20,7 +23,7 @@ public struct CatalogCache: Sendable {
         public var issueCount: Int?
         /// The catalog's own title, for a newsstand's first frame before any catalog is read.
         public var title: String?
-        /// The format the catalog came in; a feed's copy is kept as a property list.
+        /// The format the catalog came in; the copy itself is a property list.
         public var format: CatalogFormatKind?
         /// How the feed said to search its server.
         public var search: FeedSearch?
@@ -32,7 +35,8 @@ public struct CatalogCache: Sendable {
     }
 
     public let folder: String
-    /// The cached catalog, exactly as the server sent it.
+    /// The cached catalog: a snapshot of the catalog as read (a copy made by a version before
+    /// snapshots holds a property list as the server sent it, read the same way).
     public let catalogPath: String
     let infoPath: String
     /// Where a fresh copy is downloaded before it is checked and moved into place.
@@ -82,6 +86,36 @@ public struct CatalogCache: Sendable {
               let data = FileManager.default.contents(atPath: catalogPath)
         else { return nil }
         return (data, info)
+    }
+
+    /// Keeps `catalog` as the copy, with what is known of it: the catalog's own title, count,
+    /// format, search and sections are taken from it, and `secrets` are masked in every link.
+    func save(_ catalog: Catalog, info: Info, masking secrets: [String]) throws(NewsstandError) {
+        var info = info
+        info.issueCount = catalog.entries.count
+        info.title = catalog.title
+        info.format = catalog.format
+        info.search = catalog.search.map { SecretMask.mask($0, secrets: secrets) }
+        info.navigation = catalog.navigation.isEmpty ? nil : catalog.navigation.map { SecretMask.mask($0, secrets: secrets) }
+        // Every page read, in one file: what an offline start opens.
+        try FileOps.writeAtomically(CatalogSnapshot.data(of: catalog, masking: secrets), to: downloadPath, mode: 0o600, durable: false)
+        try installDownload(info: info)
+    }
+
+    /// The copy, read back as a catalog of `subscriptionURL` with its secrets put back; nil when
+    /// there is no complete copy. A copy that no longer reads (or whose stand-ins no longer match
+    /// the URL's secrets) is set aside, so that the next refresh fetches the catalog anew.
+    func loadCatalog(of subscriptionURL: URL, secrets: [String], limits: CatalogLimits) -> (catalog: Catalog, info: Info)? {
+        guard let (data, info) = read() else { return nil }
+        guard var catalog = try? CatalogReader(limits: limits).catalog(data, url: subscriptionURL, contentType: nil),
+              SecretMask.unmask(&catalog, secrets: secrets) else {
+            setAside()
+            return nil
+        }
+        catalog.format = info.format ?? .propertyList
+        catalog.search = info.search.flatMap { SecretMask.unmask($0, secrets: secrets) }
+        catalog.navigation = (info.navigation ?? []).compactMap { SecretMask.unmask($0, secrets: secrets) }
+        return (catalog, info)
     }
 
     /// Moves a freshly downloaded and checked catalog into place.

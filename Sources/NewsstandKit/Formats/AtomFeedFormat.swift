@@ -24,7 +24,7 @@ public struct AtomFeedFormat: CatalogFormat {
         return Recognition(typed: typed, shaped: shaped, sniff: sniff)
     }
 
-    public func read(_ data: Data, url: URL, limits: FeedLimits) throws(NewsstandError) -> FeedPage {
+    public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         let tree = try XMLFeed.parse(data, limits: limits)
         guard tree.isElement(tree.root, "feed", in: Self.atom) else {
             throw NewsstandError(.invalidCatalog, "The catalog is XML but not an Atom feed (its root is <\(TextSanitizer.inert(tree.elements[0].name))>).")
@@ -213,10 +213,8 @@ enum FeedDRM {
 /// What the XML formats share: parsing with the limits, text of `type="html"` content, sizes,
 /// and resolving the few links a format follows itself.
 enum XMLFeed {
-    static func parse(_ data: Data, limits: FeedLimits) throws(NewsstandError) -> XMLTree {
-        guard data.count <= limits.maximumSize else {
-            throw NewsstandError(.invalidCatalog, "The catalog is \(data.count) bytes, more than the \(limits.maximumSize) allowed.")
-        }
+    static func parse(_ data: Data, limits: CatalogLimits) throws(NewsstandError) -> XMLTree {
+        try limits.checkSize(of: data)
         do {
             return try XMLTree.parse(data, maximumDepth: limits.maximumDepth)
         } catch {

@@ -12,7 +12,7 @@ public struct BakerShelfFormat: CatalogFormat {
         return typed ? .certain : .byContent
     }
 
-    public func read(_ data: Data, url: URL, limits: FeedLimits) throws(NewsstandError) -> FeedPage {
+    public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         guard let items = try JSONFeed.parse(data, limits: limits) as? [Any] else {
             throw NewsstandError(.invalidCatalog, "The catalog is JSON but not a Baker shelf (its root is not an array).")
         }

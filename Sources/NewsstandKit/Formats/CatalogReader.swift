@@ -1,19 +1,17 @@
 import Foundation
 
-/// Recognises a catalog document's format and reads it.
+/// Recognises a catalog document's format and reads it, within one set of limits.
 public struct CatalogReader: Sendable {
-    public var limits: FeedLimits
-    public var propertyList: PropertyListFormat
+    public var limits: CatalogLimits
 
-    public init(limits: FeedLimits = FeedLimits(), decoder: CatalogDecoder = CatalogDecoder()) {
+    public init(limits: CatalogLimits = CatalogLimits()) {
         self.limits = limits
-        propertyList = PropertyListFormat(decoder: decoder)
     }
 
     /// Every format, the property list first (it wins a tie: it was here first).
-    public var formats: [any CatalogFormat] {
-        [propertyList, AtomFeedFormat(), RSSFeedFormat(), OPDS2Format(), BakerShelfFormat()]
-    }
+    public static let formats: [any CatalogFormat] = [
+        PropertyListFormat(), AtomFeedFormat(), RSSFeedFormat(), OPDS2Format(), BakerShelfFormat(),
+    ]
 
     /// What the `Accept` header of a catalog request names: the formats read here, best first.
     public static let acceptHeader = "application/atom+xml;profile=opds-catalog, application/opds+json, application/atom+xml, "
@@ -24,7 +22,7 @@ public struct CatalogReader: Sendable {
     public func format(of data: Data, contentType: String?) throws(NewsstandError) -> any CatalogFormat {
         let sniff = DocumentSniff(data)
         var best: (format: any CatalogFormat, recognition: Recognition)?
-        for format in formats {
+        for format in Self.formats {
             let recognition = format.recognition(contentType: contentType, sniff: sniff)
             if recognition > (best?.recognition ?? .no) { best = (format, recognition) }
         }
@@ -49,7 +47,14 @@ public struct CatalogReader: Sendable {
 
     /// One document read as a page of its format.
     public func page(_ data: Data, url: URL, contentType: String?) throws(NewsstandError) -> FeedPage {
+        try limits.checkSize(of: data)
         let data = try DocumentEncoding.utf8(data, contentType: contentType)
         return try format(of: data, contentType: contentType).read(data, url: url, limits: limits)
+    }
+
+    /// One document read and checked: a catalog of a single page. `file` URLs in it are followed
+    /// only when `url` is itself a file, that is a catalog the user named on this machine.
+    public func catalog(_ data: Data, url: URL, contentType: String? = nil) throws(NewsstandError) -> Catalog {
+        CatalogValidator(limits: limits, allowFiles: url.isFileURL).catalog(from: [try page(data, url: url, contentType: contentType)])
     }
 }

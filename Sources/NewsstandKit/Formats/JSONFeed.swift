@@ -3,10 +3,8 @@ import Foundation
 /// What the JSON formats share: a document checked for size and depth before it is parsed, and
 /// readers that take values of the expected type and nothing else.
 enum JSONFeed {
-    static func parse(_ data: Data, limits: FeedLimits) throws(NewsstandError) -> Any {
-        guard data.count <= limits.maximumSize else {
-            throw NewsstandError(.invalidCatalog, "The catalog is \(data.count) bytes, more than the \(limits.maximumSize) allowed.")
-        }
+    static func parse(_ data: Data, limits: CatalogLimits) throws(NewsstandError) -> Any {
+        try limits.checkSize(of: data)
         // Counted before parsing, so that a hostile nesting never reaches the parser's recursion.
         let depth = data.withUnsafeBytes { raw -> Int in
             var depth = 0, deepest = 0

@@ -16,7 +16,7 @@ public struct OPDS2Format: CatalogFormat {
         return Recognition(typed: typed, shaped: shaped, sniff: sniff)
     }
 
-    public func read(_ data: Data, url: URL, limits: FeedLimits) throws(NewsstandError) -> FeedPage {
+    public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         guard let root = try JSONFeed.parse(data, limits: limits) as? [String: Any] else {
             throw NewsstandError(.invalidCatalog, "The catalog is JSON but not an OPDS 2 feed (its root is not an object).")
         }

@@ -11,7 +11,8 @@ public final class Newsstand: Sendable {
         public var directories: Directories
         /// Retries, time-outs, and the number of downloads at once across every subscription.
         public var policy = DownloadPolicy()
-        public var decoder = CatalogDecoder()
+        /// Bounds on every catalog (size, depth, inline covers).
+        public var limits = CatalogLimits()
         public var notificationCenter: NotificationCenter = .default
         public var engine: TransferEngine = .shared
         /// The most bytes all downloaded issues may take.
@@ -41,7 +42,7 @@ public final class Newsstand: Sendable {
         var stores: [Store] = []
         for subscription in subscriptions {
             var storeConfiguration = Store.Configuration(subscription: subscription, directories: configuration.directories)
-            storeConfiguration.decoder = configuration.decoder
+            storeConfiguration.limits = configuration.limits
             storeConfiguration.notificationCenter = configuration.notificationCenter
             storeConfiguration.engine = configuration.engine
             storeConfiguration.stallTimeout = configuration.policy.stallTimeout

@@ -1,35 +1,47 @@
 import Foundation
 
-/// Fetches single feed documents for a person looking around a server: a navigation feed's
-/// sections (`newsstand browse`), a search's results (`newsstand search`). Nothing is cached
-/// or subscribed; requests carry the subscription's credentials to its own origin only.
+/// Single feed documents for a person looking around a server: a navigation feed's sections
+/// (`newsstand browse`, the shelf's browse pages), a search's results (`newsstand search`, the
+/// shelf's `/`). Nothing is cached or subscribed; the ``CatalogFetcher`` the store uses fetches
+/// them, with the subscription's credentials to its own origin only.
 public struct FeedBrowser: Sendable {
-    public let subscription: Subscription
-    public var engine: TransferEngine = .shared
-    public var limits = FeedLimits()
-    /// How a refusal is worded: by the subscription's name, or (nil name) for a URL not subscribed to.
-    public var advice: AuthenticationAdvice
-    private let profileSource: RequestProfileSource
-    private let scratch: String
-    private let cache: CatalogCache
+    public let fetcher: CatalogFetcher
+    public var subscription: Subscription { fetcher.subscription }
+    public var limits: CatalogLimits { fetcher.limits }
 
-    public init(subscription: Subscription, directories: Directories = .fromEnvironment()) {
-        self.subscription = subscription
-        profileSource = RequestProfileSource(subscription: subscription)
-        advice = AuthenticationAdvice(subscription: subscription)
-        scratch = directories.cache
-        cache = CatalogCache(directories: directories, subscriptionName: subscription.name)
+    /// `subscribed` false words a refusal for a URL given on the command line, not subscribed to.
+    public init(subscription: Subscription, directories: Directories = .fromEnvironment(), engine: TransferEngine = .shared,
+                subscribed: Bool = true) {
+        fetcher = CatalogFetcher(subscription: subscription, directories: directories, engine: engine, subscribed: subscribed)
     }
 
     /// The page at `url`, read in whatever format it is (an OpenSearch description is not a page:
     /// see ``searchTemplate(from:)``).
     public func page(at url: URL) throws(NewsstandError) -> FeedPage {
-        let (data, finalURL, type) = try fetch(url)
+        let document = try fetcher.document(at: url)
         do {
-            return try CatalogReader(limits: limits).page(data, url: finalURL, contentType: type)
+            return try CatalogReader(limits: limits).page(document.data, url: document.url, contentType: document.contentType)
         } catch {
-            throw Store.unreadable(error, at: URLSecrets.redacted(finalURL))
+            throw Store.unreadable(error, at: URLSecrets.redacted(document.url))
         }
+    }
+
+    /// A page and its issues, checked: what a browse screen shows.
+    public struct CheckedPage: Sendable {
+        public var page: FeedPage
+        public var entries: [CatalogEntry]
+    }
+
+    /// The page at `url` with its issues checked.
+    public func checkedPage(at url: URL) throws(NewsstandError) -> CheckedPage {
+        let page = try page(at: url)
+        return CheckedPage(page: page, entries: catalog(of: page).entries)
+    }
+
+    /// A page's issues, checked by the rules of every catalog (the search results, a section's
+    /// issues).
+    public func catalog(of page: FeedPage) -> Catalog {
+        CatalogValidator(limits: limits, allowFiles: subscription.url.isFileURL).catalog(from: [page])
     }
 
     /// The search URL for `terms`: the feed's template filled in, or the template an OpenSearch
@@ -63,10 +75,11 @@ public struct FeedBrowser: Sendable {
 
     /// Reads an OpenSearch description for the template of its Atom (OPDS) results.
     func searchTemplate(from url: URL) throws(NewsstandError) -> String {
-        let (data, finalURL, _) = try fetch(url)
+        let document = try fetcher.document(at: url)
+        let finalURL = document.url
         let tree: XMLTree
         do {
-            tree = try XMLTree.parse(data, maximumDepth: limits.maximumDepth)
+            tree = try XMLTree.parse(document.data, maximumDepth: limits.maximumDepth)
         } catch {
             throw NewsstandError(.invalidCatalog, "The server's search description is not well-formed XML.")
         }
@@ -81,35 +94,5 @@ public struct FeedBrowser: Sendable {
             throw NewsstandError(.invalidCatalog, "The server's search description has no search template.")
         }
         return resolved
-    }
-
-    private func fetch(_ url: URL) throws(NewsstandError) -> (Data, URL, String?) {
-        if url.isFileURL {
-            guard subscription.url.isFileURL, let data = FileManager.default.contents(atPath: url.path) else {
-                throw NewsstandError(.catalogUnavailable, "\(TextSanitizer.inert(url.path)) cannot be read.")
-            }
-            return (data, url, nil)
-        }
-        try FileOps.makeDirectory(scratch, trusted: scratch)
-        // What a subscription's refreshes learned of its server: searching costs no extra challenge.
-        cache.seedAuthentication(for: subscription.url)
-        let path = scratch + "/browse-\(getpid())-\(UUID().uuidString).page"
-        defer { unlink(path) }
-        var request = TransferRequest(url: url, destination: path)
-        request.profile = try profileSource.profile()
-        request.certificateAuthorities = subscription.certificateAuthorities
-        request.maximumBytes = Int64(limits.maximumSize)
-        request.accept = CatalogReader.acceptHeader
-        request.acceptsCompression = true
-        let result = engine.runAndWait(request)
-        let secrets = (try? profileSource.profile())??.secrets ?? URLSecrets.secrets(in: url)
-        if let failure = result.failure {
-            throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets), retryable: failure.isRetryable)
-        }
-        let address = Redaction.redact(url.absoluteString, secrets: secrets + URLSecrets.secrets(in: url))
-        if let failure = HTTPFailure.error(result.response, subject: .catalog(address: address), advice: advice) {
-            throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets))
-        }
-        return (FileManager.default.contents(atPath: path) ?? Data(), result.response.url ?? url, result.response.contentType)
     }
 }

@@ -18,14 +18,12 @@ public final class Store: Sendable {
     public struct Configuration: Sendable {
         public var subscription: Subscription
         public var directories: Directories
-        public var decoder = CatalogDecoder()
-        /// Bounds on feeds (size, depth, inline covers).
-        public var feedLimits = FeedLimits()
+        /// Bounds on every catalog (size, depth, inline covers).
+        public var limits = CatalogLimits()
         /// Pages of a paginated feed read at most on one refresh.
         public var maximumPages = 100
         /// Entries of a paginated feed read at most on one refresh.
         public var maximumEntries = 200_000
-        var reader: CatalogReader { CatalogReader(limits: feedLimits, decoder: decoder) }
         public var notificationCenter: NotificationCenter = .default
         public var engine: TransferEngine = .shared
         /// Seconds without a byte before a transfer gives up.
@@ -43,8 +41,9 @@ public final class Store: Sendable {
     /// Where this publication's issues are kept.
     public let library: Library
     let cache: CatalogCache
-    /// Credentials, headers and query for the catalog's origin, made when first needed.
-    let profileSource: RequestProfileSource
+    /// Every request of this publication (catalog, pages, covers, downloads): its credentials,
+    /// headers and query for the catalog's origin only.
+    let fetcher: CatalogFetcher
     private var center: NotificationCenter { configuration.notificationCenter }
 
     private struct Contents: Sendable {
@@ -58,7 +57,7 @@ public final class Store: Sendable {
         var search: FeedSearch?
         var navigation: [FeedLink] = []
         var itemsWithoutDownload = 0
-        var remarks: [String] = []
+        var remarks: [CatalogRemark] = []
         var fetchedAt: Date?
         var source: CatalogSource?
         var refreshing = false
@@ -66,14 +65,15 @@ public final class Store: Sendable {
     }
 
     private let contents = Locked(Contents())
-    private let authenticationSeeded = Locked(false)
 
     public init(configuration: Configuration) {
         self.configuration = configuration
         let name = configuration.subscription.name
         library = Library(directories: configuration.directories, subscriptionName: name)
         cache = CatalogCache(directories: configuration.directories, subscriptionName: name)
-        profileSource = RequestProfileSource(subscription: configuration.subscription)
+        fetcher = CatalogFetcher(
+            subscription: configuration.subscription, directories: configuration.directories, engine: configuration.engine,
+            limits: configuration.limits, stallTimeout: configuration.stallTimeout)
     }
 
     // MARK: Lookup
@@ -97,7 +97,7 @@ public final class Store: Sendable {
     /// Feed items with nothing to download, skipped at the last load.
     public var itemsWithoutDownload: Int { contents.withLock { $0.itemsWithoutDownload } }
     /// Sentences about the last load as a whole (a pagination cut short).
-    public var remarks: [String] { contents.withLock { $0.remarks } }
+    public var remarks: [CatalogRemark] { contents.withLock { $0.remarks } }
     /// When the shown catalog was fetched, and from where.
     public var catalogFetchedAt: Date? { contents.withLock { $0.fetchedAt } }
     public var catalogSource: CatalogSource? { contents.withLock { $0.source } }
@@ -177,47 +177,11 @@ public final class Store: Sendable {
     public func loadCache() -> Bool {
         guard !subscription.url.isFileURL else { return false }
         cache.adoptLegacyCopy(of: subscription.url)
-        guard let (data, info) = cache.read() else { return false }
-        do {
-            // A feed is cached as the property list it was read into (``CatalogSnapshot``).
-            var catalog = try configuration.decoder.decode(data, baseURL: subscription.url)
-            let secrets = URLSecrets.secrets(in: subscription.url)
-            if !secrets.isEmpty, info.format != nil, info.format != .propertyList {
-                guard CatalogSnapshot.unmask(&catalog, secrets: secrets) else {
-                    cache.setAside()
-                    return false
-                }
-            }
-            catalog.format = info.format ?? .propertyList
-            catalog.search = info.search.flatMap { Self.unmasked($0, secrets: secrets) }
-            catalog.navigation = (info.navigation ?? []).compactMap { link in
-                CatalogSnapshot.unmask(link.address, secrets: secrets).map { address in
-                    var restored = link
-                    restored.address = address
-                    return restored
-                }
-            }
-            _ = apply(catalog, source: .cache, fetchedAt: info.fetchedAt)
-            setStatus(.ready(source: .cache, fetchedAt: info.fetchedAt))
-            return true
-        } catch {
-            cache.setAside()
-            return false
-        }
-    }
-
-    private static func masked(_ search: FeedSearch, secrets: [String]) -> FeedSearch {
-        switch search {
-        case .template(let text): return .template(CatalogSnapshot.mask(text, secrets: secrets))
-        case .description(let text): return .description(CatalogSnapshot.mask(text, secrets: secrets))
-        }
-    }
-
-    private static func unmasked(_ search: FeedSearch, secrets: [String]) -> FeedSearch? {
-        switch search {
-        case .template(let text): return CatalogSnapshot.unmask(text, secrets: secrets).map(FeedSearch.template)
-        case .description(let text): return CatalogSnapshot.unmask(text, secrets: secrets).map(FeedSearch.description)
-        }
+        guard let (catalog, info) = cache.loadCatalog(of: subscription.url, secrets: URLSecrets.secrets(in: subscription.url),
+                                                      limits: configuration.limits) else { return false }
+        _ = apply(catalog, source: .cache, fetchedAt: info.fetchedAt)
+        setStatus(.ready(source: .cache, fetchedAt: info.fetchedAt))
+        return true
     }
 
     /// Whether the cached copy may be used without asking the server: inside its max-age, or
@@ -271,13 +235,9 @@ public final class Store: Sendable {
         let request: TransferRequest
         do {
             try cache.prepare()
-            var made = try makeRequest(url, destination: cache.downloadPath)
+            var made = try fetcher.catalogRequest(url, destination: cache.downloadPath)
             made.ifNoneMatch = cached?.etag
             made.ifModifiedSince = cached?.lastModified
-            made.maximumBytes = Int64(configuration.decoder.maximumSize)
-            made.maximumBytesPerSecond = nil
-            made.accept = CatalogReader.acceptHeader
-            made.acceptsCompression = true
             request = made
         } catch {
             failRefresh(error)
@@ -306,25 +266,22 @@ public final class Store: Sendable {
     /// A request for a URL of this publication: its credentials, headers and query (for its own
     /// origin only), its certificate authorities, speed cap and time-out.
     func makeRequest(_ url: URL, destination: String) throws(NewsstandError) -> TransferRequest {
-        seedAuthentication()
-        var request = TransferRequest(url: url, destination: destination)
-        request.profile = try profileSource.profile()
-        request.certificateAuthorities = subscription.certificateAuthorities
-        request.maximumBytesPerSecond = subscription.limitRate
-        request.stallTimeout = configuration.stallTimeout
-        request.allowsFileURLs = url.isFileURL && subscription.url.isFileURL
-        return request
-    }
-
-    /// Tells the process-wide authenticator, once, what an earlier process learned of the
-    /// catalog's origin, so that its first request already answers the server's challenge.
-    private func seedAuthentication() {
-        guard authenticationSeeded.withLock({ seeded in defer { seeded = true }; return !seeded }) else { return }
-        cache.seedAuthentication(for: subscription.url)
+        try fetcher.request(url, destination: destination)
     }
 
     /// Secrets of this subscription, to keep out of messages.
-    var secrets: [String] { (try? profileSource.profile())??.secrets ?? URLSecrets.secrets(in: subscription.url) }
+    var secrets: [String] { fetcher.secrets }
+
+    /// How a refusal for want of credentials is worded for this subscription.
+    public var advice: AuthenticationAdvice { fetcher.advice }
+
+    /// The catalog whose first document arrived: every format, every page, one validator.
+    private func readCatalog(_ document: CatalogFetcher.Document) throws(NewsstandError) -> Catalog {
+        try CatalogPipeline(
+            fetcher: fetcher, maximumPages: subscription.maxPages ?? configuration.maximumPages,
+            maximumEntries: configuration.maximumEntries
+        ).catalog(from: document)
+    }
 
     private func refreshFromFile(_ url: URL) {
         let data: Data
@@ -338,7 +295,7 @@ public final class Store: Sendable {
             return
         }
         do {
-            let catalog = try readCatalog(data, url: url, contentType: nil)
+            let catalog = try readCatalog(CatalogFetcher.Document(data: data, url: url, contentType: nil))
             let now = Date()
             let summary = apply(catalog, source: .file, fetchedAt: now)
             setStatus(.ready(source: .file, fetchedAt: now))
@@ -391,25 +348,13 @@ public final class Store: Sendable {
                 let data = FileManager.default.contents(atPath: cache.downloadPath) ?? Data()
                 do {
                     // Relative links resolve against where the catalog came from after redirects.
-                    let catalog = try readCatalog(data, url: response.url ?? url, contentType: response.contentType)
+                    let catalog = try readCatalog(CatalogFetcher.Document(data: data, url: response.url ?? url, contentType: response.contentType))
+                    // The URL as it may be shown: a key inside it stays off the disk.
                     let info = CatalogCache.Info(
-                        // The URL and search link as they may be shown: a key inside them stays off the disk.
                         url: subscription.displayAddress, etag: response.etag, lastModified: response.lastModified, fetchedAt: now,
-                        freshUntil: freshUntil, issueCount: catalog.entries.count, title: catalog.title,
-                        format: catalog.format, search: catalog.search.map { Self.masked($0, secrets: URLSecrets.secrets(in: url)) },
-                        navigation: catalog.navigation.isEmpty ? nil : catalog.navigation.map { link in
-                            var masked = link
-                            masked.address = CatalogSnapshot.mask(link.address, secrets: URLSecrets.secrets(in: url))
-                            return masked
-                        },
-                        authentication: knownAuthentication)
-                    if catalog.format != .propertyList {
-                        // Every page read, in one file: what an offline start opens.
-                        let snapshot = try CatalogSnapshot.data(of: catalog, masking: URLSecrets.secrets(in: subscription.url))
-                        try FileOps.writeAtomically(snapshot, to: cache.downloadPath, mode: 0o600, durable: false)
-                    }
+                        freshUntil: freshUntil, authentication: knownAuthentication)
                     // Not being able to cache is no reason to refuse a good catalog.
-                    try? cache.installDownload(info: info)
+                    try? cache.save(catalog, info: info, masking: URLSecrets.secrets(in: url))
                     let summary = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
                     setStatus(.ready(source: .network, fetchedAt: info.fetchedAt))
                     finishRefresh(.success(summary))

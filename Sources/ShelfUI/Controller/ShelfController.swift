@@ -78,7 +78,7 @@ public final class ShelfController {
     private var screenBeforeBrowse: Screen = .newsstand
     private var browseRequests = 0
     /// Fetched pages of a browsed feed, handed over from the background.
-    private let browseResults = Locked<[(request: Int, result: Result<FeedPage, NewsstandError>)]>([])
+    private let browseResults = Locked<[(request: Int, result: Result<FeedBrowser.CheckedPage, NewsstandError>)]>([])
     /// Adds a subscription to the configuration (the command line's config file); nil: cannot.
     private let subscribe: ((Subscription) throws(NewsstandError) -> Void)?
 
@@ -835,11 +835,11 @@ extension ShelfController {
 
     private func fetchLevel(_ store: Store, url: URL) {
         let subscription = store.subscription
-        fetchLevel { () throws(NewsstandError) in try FeedBrowser(subscription: subscription).page(at: url) }
+        fetchLevel { () throws(NewsstandError) in try FeedBrowser(subscription: subscription).checkedPage(at: url) }
     }
 
     /// Loads a page for the current level off this thread; ``applyBrowseResults()`` takes it.
-    private func fetchLevel(_ load: @escaping @Sendable () throws(NewsstandError) -> FeedPage) {
+    private func fetchLevel(_ load: @escaping @Sendable () throws(NewsstandError) -> FeedBrowser.CheckedPage) {
         browseRequests += 1
         let request = browseRequests
         browseLevels[browseLevels.count - 1].request = request
@@ -856,7 +856,7 @@ extension ShelfController {
     }
 
     private func applyBrowseResults() {
-        let arrived = browseResults.withLock { results -> [(request: Int, result: Result<FeedPage, NewsstandError>)] in
+        let arrived = browseResults.withLock { results -> [(request: Int, result: Result<FeedBrowser.CheckedPage, NewsstandError>)] in
             defer { results.removeAll() }
             return results
         }
@@ -864,8 +864,8 @@ extension ShelfController {
         for (request, result) in arrived {
             guard let index = browseLevels.lastIndex(where: { $0.request == request }) else { continue }
             switch result {
-            case .success(let page):
-                let entries = FeedValidator().catalog(from: [page]).entries
+            case .success(let checked):
+                let (page, entries) = (checked.page, checked.entries)
                 fill(&browseLevels[index], links: page.navigation, entries: entries, search: page.search)
                 if let title = page.title, !browseLevels[index].isSearch, index > 0 {
                     browseLevels[index].title = title
@@ -1005,7 +1005,7 @@ extension ShelfController {
             // An OpenSearch description is fetched on the loading thread too: the shelf never waits.
             fetchLevel { () throws(NewsstandError) in
                 let browser = FeedBrowser(subscription: subscription)
-                return try browser.page(at: try browser.searchURL(search, terms: terms))
+                return try browser.checkedPage(at: try browser.searchURL(search, terms: terms))
             }
         case .escape:
             browseLevels[index].state.isEditingFilter = false

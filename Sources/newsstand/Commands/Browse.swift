@@ -26,8 +26,7 @@ extension NewsstandCommand {
         func run() throws {
             try reportingFailures {
                 let (subscription, subscribed) = try Self.subscription(for: target, credentials: credentials)
-                var browser = FeedBrowser(subscription: subscription)
-                if !subscribed { browser.advice.subscriptionName = nil }
+                let browser = FeedBrowser(subscription: subscription, subscribed: subscribed)
                 let page = try browser.page(at: subscription.url)
                 // Deeper levels: each section that leads to more sections, fetched in order up to a bound.
                 var children: [String: [FeedLink]] = [:]
@@ -43,7 +42,7 @@ extension NewsstandCommand {
                     }
                     level = next
                 }
-                let catalog = FeedValidator(allowFiles: subscription.url.isFileURL).catalog(from: [page])
+                let catalog = browser.catalog(of: page)
                 let secrets = URLSecrets.secrets(in: subscription.url)
                 func shown(_ address: String) -> String { TextSanitizer.inert(Redaction.redact(address, secrets: secrets)) }
                 let search: String? = switch page.search {

@@ -35,7 +35,7 @@ extension NewsstandCommand {
                 let browser = FeedBrowser(subscription: subscription)
                 let url = try browser.searchURL(search, terms: terms.joined(separator: " "))
                 let page = try browser.page(at: url)
-                let catalog = FeedValidator().catalog(from: [page])
+                let catalog = browser.catalog(of: page)
                 let secrets = URLSecrets.secrets(in: subscription.url)
                 if json {
                     var writer = JSONWriter(capacity: 256 * (catalog.entries.count + 1))

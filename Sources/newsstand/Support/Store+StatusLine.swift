@@ -5,6 +5,6 @@ extension Store {
     /// ("Offline: showing the catalog from …"), with what the last load could not read.
     var statusLine: String {
         if case .failed(let error) = status { return error.message }
-        return ([status.summary] + remarks).joined(separator: " ")
+        return ([status.summary] + remarks.map(\.description)).joined(separator: " ")
     }
 }

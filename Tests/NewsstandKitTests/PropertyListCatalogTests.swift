@@ -3,13 +3,13 @@ import Foundation
 import TestSupport
 import XCTest
 
-final class CatalogDecoderTests: XCTestCase {
+final class PropertyListCatalogTests: XCTestCase {
     let base = URL(string: "https://news.example/catalogs/catalog.plist")!
 
     func testDictionaryRootWithTitleAndRelativeURLs() throws {
         let data = Fixtures.catalog([Fixtures.entry(id: "a-1", download: "issues/a.pdf", cover: "/covers/a.png", size: 10,
                                                     sha256: String(repeating: "AB", count: 32))])
-        let catalog = try CatalogDecoder().decode(data, baseURL: base)
+        let catalog = try CatalogReader().catalog(data, url: base)
         XCTAssertEqual(catalog.title, "Test Monthly")
         XCTAssertEqual(catalog.entries.count, 1)
         let entry = catalog.entries[0]
@@ -23,7 +23,7 @@ final class CatalogDecoderTests: XCTestCase {
 
     func testArrayRootAndBinaryFormat() throws {
         let data = Fixtures.catalog([Fixtures.entry(id: "b", download: "https://cdn.example/b.pdf", free: false)], title: nil, format: .binary)
-        let catalog = try CatalogDecoder().decode(data, baseURL: base)
+        let catalog = try CatalogReader().catalog(data, url: base)
         XCTAssertNil(catalog.title)
         XCTAssertEqual(catalog.entries.map(\.id), ["b"])
         XCTAssertFalse(catalog.entries[0].isFree)
@@ -47,7 +47,7 @@ final class CatalogDecoderTests: XCTestCase {
             "not a dictionary",
             Fixtures.entry(id: "good-2", download: "good2.pdf"),
         ]
-        let catalog = try CatalogDecoder().decode(Fixtures.catalog(entries), baseURL: base)
+        let catalog = try CatalogReader().catalog(Fixtures.catalog(entries), url: base)
         // IDs are data: unsafe ones load, each with a safe local key of its own.
         XCTAssertEqual(catalog.entries.map(\.id), ["good", "../escape", ".hidden", "-rf", "sl/ash", "good-2"])
         let keys = catalog.entries.map(\.localKey)
@@ -68,24 +68,47 @@ final class CatalogDecoderTests: XCTestCase {
         XCTAssertEqual(catalog.warnings[8].kind, .notAnEntry)
     }
 
+    func testAPropertyListIsCheckedByTheRulesOfEveryFeed() throws {
+        // Once, property lists had rules of their own: no cap on titles or inline covers.
+        let big = "data:image/png;base64," + Data(count: (1 << 20) + 1).base64EncodedString()
+        let small = "data:image/png;base64,iVBORw0KGgo="
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><entry><id>a</id><title>\(String(repeating: "t", count: 1_500))</title>
+            <link rel="http://opds-spec.org/image" href="\(big)"/>
+            <link rel="http://opds-spec.org/acquisition" href="a.pdf" type="application/pdf"/></entry></feed>
+            """
+        let plist = Fixtures.catalog([
+            ["ID": "a", "Title": String(repeating: "t", count: 1_500), "Download URL": "a.pdf", "Cover URL": big],
+            ["ID": "b", "Title": "  Spaced\n\tout  ", "Download URL": "b.pdf", "Cover URL": small],
+        ])
+        let fromFeed = try CatalogReader().catalog(Data(atom.utf8), url: base).entries[0]
+        let fromList = try CatalogReader().catalog(plist, url: base).entries
+        for entry in [fromFeed, fromList[0]] {
+            XCTAssertEqual(entry.title.count, 1_000, "titles capped alike")
+            XCTAssertNil(entry.coverAddress, "an inline cover over 1 MiB is left out alike")
+        }
+        XCTAssertEqual(fromList[1].title, "Spaced out", "white space collapsed")
+        XCTAssertEqual(fromList[1].coverAddress, small)
+    }
+
     func testFileURLsOnlyForALocalCatalog() throws {
         let data = Fixtures.catalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
-        let local = try CatalogDecoder().decode(data, baseURL: URL(fileURLWithPath: "/srv/demo/catalog.plist"))
+        let local = try CatalogReader().catalog(data, url: URL(fileURLWithPath: "/srv/demo/catalog.plist"))
         XCTAssertEqual(local.entries.first?.downloadURL.absoluteString, "file:///srv/demo/issues/a.pdf")
     }
 
     func testWrongRootTypeIsRejected() {
         let data = try! PropertyListSerialization.data(fromPropertyList: "just a string", format: .xml, options: 0)
-        XCTAssertThrowsError(try CatalogDecoder().decode(data, baseURL: base)) { error in
+        XCTAssertThrowsError(try CatalogReader().catalog(data, url: base)) { error in
             XCTAssertEqual((error as? NewsstandError)?.code, .invalidCatalog)
         }
         let noIssues = try! PropertyListSerialization.data(fromPropertyList: ["Title": "x"], format: .xml, options: 0)
-        XCTAssertThrowsError(try CatalogDecoder().decode(noIssues, baseURL: base))
+        XCTAssertThrowsError(try CatalogReader().catalog(noIssues, url: base))
     }
 
     func testTruncatedCatalogIsRejected() {
         let data = Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")])
-        XCTAssertThrowsError(try CatalogDecoder().decode(data.prefix(data.count / 2), baseURL: base)) { error in
+        XCTAssertThrowsError(try CatalogReader().catalog(data.prefix(data.count / 2), url: base)) { error in
             XCTAssertEqual((error as? NewsstandError)?.code, .invalidCatalog)
         }
     }
@@ -95,18 +118,19 @@ final class CatalogDecoderTests: XCTestCase {
             <?xml version="1.0"?><!DOCTYPE plist [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>
             <plist version="1.0"><array><dict><key>ID</key><string>&b;</string></dict></array></plist>
             """
-        XCTAssertThrowsError(try CatalogDecoder().decode(Data(xml.utf8), baseURL: base)) { error in
+        XCTAssertThrowsError(try CatalogReader().catalog(Data(xml.utf8), url: base)) { error in
             XCTAssertTrue((error as? NewsstandError)?.message.contains("entities") ?? false)
         }
-        let small = CatalogDecoder(maximumSize: 100)
-        XCTAssertThrowsError(try small.decode(Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")]), baseURL: base))
+        let small = CatalogReader(limits: CatalogLimits(maximumSize: 100))
+        XCTAssertThrowsError(try small.catalog(Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")]), url: base))
     }
 
     func testDeepNestingIsRefusedWithoutACrash() {
-        for depth in [20, 100_000] {
+        // One bound for every format: 64 levels.
+        for depth in [65, 100_000] {
             let xml = "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: depth)
                 + String(repeating: "</array>", count: depth) + "</plist>"
-            XCTAssertThrowsError(try CatalogDecoder().decode(Data(xml.utf8), baseURL: base), "depth \(depth)") { error in
+            XCTAssertThrowsError(try CatalogReader().catalog(Data(xml.utf8), url: base), "depth \(depth)") { error in
                 XCTAssertEqual((error as? NewsstandError)?.code, .invalidCatalog)
             }
         }
@@ -115,16 +139,17 @@ final class CatalogDecoderTests: XCTestCase {
     func testInputsFoundByTheFuzzerAreRefusedWithoutACrash() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
         let crash = try Data(contentsOf: folder.appendingPathComponent("fuzz-crash-set.bplist"))
-        XCTAssertThrowsError(try CatalogDecoder().decode(crash, baseURL: base)) { error in
+        XCTAssertThrowsError(try CatalogReader().catalog(crash, url: base)) { error in
             XCTAssertTrue((error as? NewsstandError)?.message.contains("not a valid binary property list") ?? false, "\(error)")
         }
         // Old-style (OpenStep) plists are not catalogs, and their parser writes to stderr.
-        XCTAssertThrowsError(try CatalogDecoder().decode(Data("{ Issues = (); }".utf8), baseURL: base)) { error in
+        XCTAssertThrowsError(try CatalogReader().catalog(Data("{ Issues = (); }".utf8), url: base))
+        XCTAssertThrowsError(try PropertyListFormat().read(Data("{ Issues = (); }".utf8), url: base, limits: CatalogLimits())) { error in
             XCTAssertTrue((error as? NewsstandError)?.message.contains("neither XML nor binary") ?? false, "\(error)")
         }
         var truncated = Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")], format: .binary)
         truncated.removeLast(10)
-        XCTAssertThrowsError(try CatalogDecoder().decode(truncated, baseURL: base))
+        XCTAssertThrowsError(try CatalogReader().catalog(truncated, url: base))
     }
 
     func testALargeCatalogCheckedInPiecesKeepsOrderWarningsAndDuplicates() throws {
@@ -136,7 +161,7 @@ final class CatalogDecoderTests: XCTestCase {
         entries[9_999] = "not a dictionary"
         for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
             for title in ["Big", nil] {
-                let catalog = try CatalogDecoder().decode(Fixtures.catalog(entries, title: title, format: format), baseURL: base)
+                let catalog = try CatalogReader().catalog(Fixtures.catalog(entries, title: title, format: format), url: base)
                 XCTAssertEqual(catalog.title, title)
                 XCTAssertEqual(catalog.entries.count, 9_997)
                 XCTAssertEqual(catalog.entries.first?.id, "i0")
@@ -162,7 +187,7 @@ final class CatalogDecoderTests: XCTestCase {
                 [0xD1, 1, 3],                       // 4: {"ID": set}
                 [0xAF, 0x11, 0x27, 0x10] + (0..<10_000).map { $0 == bad ? 4 : 0 },  // 5: the root array
             ]
-            XCTAssertThrowsError(try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base), "item \(bad)") { error in
+            XCTAssertThrowsError(try CatalogReader().catalog(Fixtures.binaryPropertyList(objects), url: base), "item \(bad)") { error in
                 XCTAssertEqual((error as? NewsstandError)?.code, .invalidCatalog)
                 XCTAssertTrue((error as? NewsstandError)?.message.contains("contains a set") ?? false, "\(error)")
             }
@@ -178,7 +203,7 @@ final class CatalogDecoderTests: XCTestCase {
         objects.append([0xD1, 11, 10])                                            // 12: {"Title": tree}
         objects.append([0xAF, 0x11, 0x27, 0x10] + [UInt8](repeating: 12, count: 10_000))
         let started = Date()
-        XCTAssertThrowsError(try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base)) { error in
+        XCTAssertThrowsError(try CatalogReader().catalog(Fixtures.binaryPropertyList(objects), url: base)) { error in
             XCTAssertTrue((error as? NewsstandError)?.message.contains("expands to more than") ?? false, "\(error)")
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 60, "stopped by the budget, not by running out of leaves")
@@ -195,7 +220,7 @@ final class CatalogDecoderTests: XCTestCase {
             [0xC0],                             // 5: a set
             [0xA2, 5, 0],                       // 6: the root array
         ]
-        let catalog = try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base)
+        let catalog = try CatalogReader().catalog(Fixtures.binaryPropertyList(objects), url: base)
         XCTAssertEqual(catalog.entries.map(\.id), [])
         XCTAssertEqual(catalog.warnings.count, 2, "\(catalog.warnings)")
         XCTAssertTrue(catalog.warnings[0].description.contains("not a dictionary"), catalog.warnings[0].description)
@@ -217,7 +242,7 @@ final class CatalogDecoderTests: XCTestCase {
             [0xC0],                                                      // 10: a set
             [0xA1, 0],                                                   // 11: the root array
         ]
-        let catalog = try CatalogDecoder().decode(Fixtures.binaryPropertyList(objects), baseURL: base)
+        let catalog = try CatalogReader().catalog(Fixtures.binaryPropertyList(objects), url: base)
         XCTAssertEqual(catalog.entries.map(\.id), ["a"])
         XCTAssertEqual(catalog.entries.first?.title, "T2")
         XCTAssertEqual(catalog.entries.first?.downloadAddress, "https://news.example/catalogs/a.pdf")

@@ -19,7 +19,7 @@ public struct Catalog: Sendable, Equatable {
     /// Feed items that offered nothing to download, counted rather than warned of one by one.
     public var itemsWithoutDownload = 0
     /// Sentences about the catalog as a whole, such as a pagination that was cut short.
-    public var remarks: [String] = []
+    public var remarks: [CatalogRemark] = []
 
     public init(title: String?, entries: [CatalogEntry], warnings: [CatalogWarning] = []) {
         var positions: [String: Int] = [:]

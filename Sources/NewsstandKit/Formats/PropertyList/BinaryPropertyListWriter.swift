@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes a binary property list (`bplist00`) of strings, integers, booleans, dates, arrays and
-/// dictionaries: the form ``CatalogDecoder`` reads an issue at a time on every core.
+/// dictionaries: the form ``PropertyListFormat`` reads an issue at a time on every core.
 ///
 /// Written here because Foundation's property-list writer fails in the statically linked
 /// build ("An error occurred in the destination for the data", for any catalog).

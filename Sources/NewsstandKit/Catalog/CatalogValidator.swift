@@ -1,15 +1,17 @@
 import Foundation
 
-/// Turns the pages a format read into one ``Catalog``, by the rules every format shares: an ID
-/// of at most 1,024 bytes whose ``LocalKey`` is what becomes a folder, only http(s) URLs (file
-/// URLs for a catalog on this machine), one entry per local key, a download of a kind we can
-/// open, and text with its white space collapsed and its length capped.
-public struct FeedValidator: Sendable {
-    public var limits: FeedLimits
+/// Turns the pages a format read into one ``Catalog``, by the one set of rules every format
+/// shares — the property list and the cache's snapshot as much as any feed: an ID of at most
+/// 1,024 bytes whose ``LocalKey`` is what becomes a folder, only http(s) URLs (file URLs for a
+/// catalog on this machine), one entry per local key, a download of a kind we can open, a cover
+/// that is a link or a `data:` image of at most ``CatalogLimits/maximumInlineCover`` bytes, and
+/// text with its white space collapsed and its length capped.
+public struct CatalogValidator: Sendable {
+    public var limits: CatalogLimits
     /// Whether the catalog is a file the user named on this machine (its file links may be read).
     public var allowFiles: Bool
 
-    public init(limits: FeedLimits = FeedLimits(), allowFiles: Bool = false) {
+    public init(limits: CatalogLimits = CatalogLimits(), allowFiles: Bool = false) {
         self.limits = limits
         self.allowFiles = allowFiles
     }
@@ -19,11 +21,12 @@ public struct FeedValidator: Sendable {
     /// The longest summary kept, in characters.
     static let maximumSummary = 4_000
 
-    public func catalog(from pages: [FeedPage], remarks: [String] = []) -> Catalog {
+    public func catalog(from pages: [FeedPage], remarks: [CatalogRemark] = []) -> Catalog {
         // Every entry with its page's resolver and its place in the whole feed, then checked on
         // every core: entries are independent.
         var work: [(entry: FeedEntry, index: Int, page: Int)] = []
         var resolvers: [URLResolver] = []
+        let format = pages.first?.format ?? .propertyList
         var withoutDownload = 0
         var samplesOnly = 0
         var templated = 0
@@ -38,7 +41,7 @@ public struct FeedValidator: Sendable {
         let (items, pageResolvers) = (work, resolvers)
         let checked = Pieces.map(items.count) { range, _ in
             range.map { position in
-                check(items[position].entry, index: items[position].index, resolver: pageResolvers[items[position].page])
+                check(items[position].entry, index: items[position].index, resolver: pageResolvers[items[position].page], format: format)
             }
         }
         var results: [Result<CatalogEntry, CatalogWarning>] = []
@@ -55,18 +58,14 @@ public struct FeedValidator: Sendable {
                 }
             }
         }
-        var catalog = Catalog.assemble(title: pages.first?.title.map(Self.clean), results: results)
+        var catalog = Self.assemble(title: pages.first?.title.map(Self.clean), results: results)
         catalog.format = pages.first?.format ?? .propertyList
         catalog.search = pages.first?.search
         catalog.navigation = pages.first?.navigation ?? []
         catalog.itemsWithoutDownload = withoutDownload
         catalog.remarks = remarks
-        if samplesOnly > 0 {
-            catalog.remarks.append("\(samplesOnly == 1 ? "1 item offers" : "\(samplesOnly) items offer") only a sample, which is not the issue: not listed.")
-        }
-        if templated > 0 {
-            catalog.remarks.append("\(templated == 1 ? "1 link is a template" : "\(templated) links are templates") (such as {authentication_token}) that this client cannot fill: left out.")
-        }
+        if samplesOnly > 0 { catalog.remarks.append(.samplesOnly(count: samplesOnly)) }
+        if templated > 0 { catalog.remarks.append(.templatedLinks(count: templated)) }
         return catalog
     }
 
@@ -77,12 +76,14 @@ public struct FeedValidator: Sendable {
         case sampleOnly
     }
 
-    private func check(_ entry: FeedEntry, index: Int, resolver: URLResolver) -> Checked {
+    private func check(_ entry: FeedEntry, index: Int, resolver: URLResolver, format: CatalogFormatKind) -> Checked {
         // Formats fall back to what identifies an item best; an entry with nothing at all is skipped.
         guard let id = entry.id.map(Self.clean), !id.isEmpty, id.utf8.count <= 1024 else {
-            if entry.acquisitions.isEmpty { return .nothingToDownload }
-            return .warning(CatalogWarning(.missing(field: "id", expected: "a string of at most 1,024 bytes"), index: index, id: nil))
+            if entry.problem == .notAnEntry { return .warning(CatalogWarning(.notAnEntry, index: index, id: nil)) }
+            if entry.acquisitions.isEmpty && entry.problem == nil { return .nothingToDownload }
+            return .warning(CatalogWarning(.missing(field: format.idField, expected: "a string of at most 1,024 bytes"), index: index, id: nil))
         }
+        if let problem = entry.problem { return .warning(CatalogWarning(problem, index: index, id: id)) }
         var usable: [(Acquisition, FeedAcquisition)] = []
         var sawUnsupportedURL = false
         // A sample is not the issue: it is never what gets downloaded.
@@ -101,12 +102,12 @@ public struct FeedValidator: Sendable {
             // A link typed as something else (an HTML store page) is not a download, whatever its extension.
             if let mediaType = offer.mediaType, MediaType(mimeType: mediaType) == nil, !Self.isGeneric(mediaType) { continue }
             guard let type else { continue }
-            usable.append((Acquisition(address: address, mediaType: type, size: offer.size.flatMap { $0 >= 0 ? $0 : nil }, sizeIsAdvisory: true,
-                                       throughWebPage: offer.throughWebPage), offer))
+            usable.append((Acquisition(address: address, mediaType: type, size: offer.size.flatMap { $0 >= 0 ? $0 : nil }, sha256: offer.sha256,
+                                       sizeIsAdvisory: offer.sizeIsAdvisory, throughWebPage: offer.throughWebPage), offer))
         }
         if usable.isEmpty {
             if sawUnsupportedURL {
-                return .warning(CatalogWarning(.unsupportedURL(field: "acquisition"), index: index, id: id))
+                return .warning(CatalogWarning(.unsupportedURL(field: format.downloadField), index: index, id: id))
             }
             return entry.acquisitions.contains { $0.access == .sample } ? .sampleOnly : .nothingToDownload
         }
@@ -131,8 +132,10 @@ public struct FeedValidator: Sendable {
         }
         let summary = entry.summary.map { String(Self.clean($0).prefix(Self.maximumSummary)) }.flatMap { $0.isEmpty ? nil : $0 }
         let authors = entry.authors.map(Self.clean).filter { !$0.isEmpty }
+        // A key given beside the ID (the cache's snapshot) is used only if it is one LocalKey accepts.
+        let key = entry.localKey.flatMap { LocalKey.isValid($0) ? $0 : nil }
         let fields = CatalogEntry.Fields(
-            id: id, title: String(title.prefix(Self.maximumTitle)), releaseDate: entry.releaseDate, coverAddress: cover,
+            id: id, localKey: key, title: String(title.prefix(Self.maximumTitle)), releaseDate: entry.releaseDate, coverAddress: cover,
             acquisition: preferred.0, alternatives: usable.dropFirst().map(\.0),
             isFree: entry.isFree ?? (preferred.1.access != .paid && !preferred.1.throughWebPage), summary: summary,
             price: preferred.1.price.map(Self.clean), authors: authors.isEmpty ? nil : authors.joined(separator: ", "))
@@ -163,8 +166,9 @@ public struct FeedValidator: Sendable {
     private func inlineCover(_ candidate: String) -> String? {
         guard candidate.utf8.starts(with: "data:image/".utf8) else { return nil }
         // Base64 takes four characters for three bytes.
-        guard candidate.utf8.count <= limits.maximumInlineCover / 3 * 4 + 200 else { return nil }
-        return InlineCover.decode(candidate) == nil ? nil : candidate
+        guard candidate.utf8.count <= limits.maximumInlineCover / 3 * 4 + 200,
+              let image = InlineCover.decode(candidate), image.count <= limits.maximumInlineCover else { return nil }
+        return candidate
     }
 
     /// Text with runs of white space (line breaks and tabs included) made one space, and trimmed.
@@ -189,21 +193,9 @@ public struct FeedValidator: Sendable {
     }
 }
 
-/// A cover carried inside a catalog as a `data:` URI.
-public enum InlineCover {
-    /// The image's bytes, or nil when it is not a base64 `data:image/…` URI.
-    public static func decode(_ address: String) -> Data? {
-        guard address.hasPrefix("data:image/"), let comma = address.firstIndex(of: ",") else { return nil }
-        let header = address[..<comma]
-        guard header.hasSuffix(";base64") else { return nil }
-        let payload = address[address.index(after: comma)...].filter { !$0.isWhitespace }
-        return Data(base64Encoded: String(payload))
-    }
-}
-
-extension Catalog {
+extension CatalogValidator {
     /// A catalog of checked entries: the first of each local key is kept, later ones become warnings.
-    static func assemble(title: String?, results: [Result<CatalogEntry, CatalogWarning>]) -> Catalog {
+    private static func assemble(title: String?, results: [Result<CatalogEntry, CatalogWarning>]) -> Catalog {
         var entries: [CatalogEntry] = []
         entries.reserveCapacity(results.count)
         var warnings: [CatalogWarning] = []

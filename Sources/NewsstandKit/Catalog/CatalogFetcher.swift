@@ -1,0 +1,95 @@
+import Foundation
+
+/// Fetches the documents of one subscription's catalog: the store's refresh (its first page with
+/// the cache's validators, then every later page) and a person browsing or searching its server
+/// alike. Requests carry the subscription's credentials, headers and query to its own origin
+/// only; an answer that is not the document becomes the error ``HTTPFailure`` words, its secrets
+/// redacted.
+public final class CatalogFetcher: Sendable {
+    public let subscription: Subscription
+    public let engine: TransferEngine
+    public let limits: CatalogLimits
+    let profileSource: RequestProfileSource
+    /// Seconds without a byte before a request gives up.
+    let stallTimeout: Int
+    /// How a refusal for want of credentials is worded: by the subscription's name, or for a URL
+    /// given on the command line and not subscribed to.
+    public let advice: AuthenticationAdvice
+    private let cache: CatalogCache
+    private let scratch: String
+    private let seeded = Locked(false)
+
+    /// One document as it arrived.
+    public struct Document: Sendable {
+        public var data: Data
+        /// Where it came from after redirects: relative links resolve against it.
+        public var url: URL
+        public var contentType: String?
+    }
+
+    public init(subscription: Subscription, directories: Directories, engine: TransferEngine = .shared, limits: CatalogLimits = CatalogLimits(),
+                profileSource: RequestProfileSource? = nil, stallTimeout: Int = 30, subscribed: Bool = true) {
+        self.subscription = subscription
+        self.engine = engine
+        self.limits = limits
+        self.profileSource = profileSource ?? RequestProfileSource(subscription: subscription)
+        self.stallTimeout = stallTimeout
+        var advice = AuthenticationAdvice(subscription: subscription)
+        if !subscribed { advice.subscriptionName = nil }
+        self.advice = advice
+        cache = CatalogCache(directories: directories, subscriptionName: subscription.name)
+        scratch = directories.cache
+    }
+
+    /// Secrets of this subscription, to keep out of messages.
+    var secrets: [String] { (try? profileSource.profile())??.secrets ?? URLSecrets.secrets(in: subscription.url) }
+
+    /// A request for a URL of this publication: its credentials, headers and query (for its own
+    /// origin only), its certificate authorities, speed cap and time-out.
+    func request(_ url: URL, destination: String) throws(NewsstandError) -> TransferRequest {
+        // What earlier processes learned of the origin: the first request answers its challenge.
+        if seeded.withLock({ seeded in defer { seeded = true }; return !seeded }) { cache.seedAuthentication(for: subscription.url) }
+        var request = TransferRequest(url: url, destination: destination)
+        request.profile = try profileSource.profile()
+        request.certificateAuthorities = subscription.certificateAuthorities
+        request.maximumBytesPerSecond = subscription.limitRate
+        request.stallTimeout = stallTimeout
+        request.allowsFileURLs = url.isFileURL && subscription.url.isFileURL
+        return request
+    }
+
+    /// A request for a catalog document: the formats we read named in `Accept`, compression
+    /// accepted, the size capped, never slowed by the subscription's speed cap.
+    func catalogRequest(_ url: URL, destination: String) throws(NewsstandError) -> TransferRequest {
+        var request = try request(url, destination: destination)
+        request.maximumBytes = Int64(limits.maximumSize)
+        request.maximumBytesPerSecond = nil
+        request.accept = CatalogReader.acceptHeader
+        request.acceptsCompression = true
+        return request
+    }
+
+    /// The document at `url`, fetched and waited for (not on a UI thread).
+    public func document(at url: URL) throws(NewsstandError) -> Document {
+        if url.isFileURL {
+            guard subscription.url.isFileURL, let data = FileManager.default.contents(atPath: url.path) else {
+                throw NewsstandError(.catalogUnavailable, "\(TextSanitizer.inert(url.path)) cannot be read.")
+            }
+            return Document(data: data, url: url, contentType: nil)
+        }
+        try FileOps.makeDirectory(scratch, trusted: scratch)
+        let path = scratch + "/fetch-\(getpid())-\(UUID().uuidString).page"
+        defer { unlink(path) }
+        let result = engine.runAndWait(try catalogRequest(url, destination: path))
+        let secrets = secrets + URLSecrets.secrets(in: url)
+        if let failure = result.failure {
+            throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets), retryable: failure.isRetryable)
+        }
+        let address = Redaction.redact(url.absoluteString, secrets: secrets)
+        if let failure = HTTPFailure.error(result.response, subject: .catalog(address: address), advice: advice) {
+            throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets))
+        }
+        return Document(data: FileManager.default.contents(atPath: path) ?? Data(), url: result.response.url ?? url,
+                        contentType: result.response.contentType)
+    }
+}
