@@ -65,6 +65,13 @@ test-servers: deps
 
 # Only the tests against real servers (nginx, calibre, calibre-web).
 .PHONY: test-real-servers
+# The fast tier: the core's and the shelf's own tests (snapshots of screens, the loopback fault
+# server in the test process) — no tmux, no real servers, no newsstand binary; under a minute once built.
+.PHONY: test-unit
+test-unit: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter 'NewsstandKitTests|ShelfUITests'
+
 test-real-servers: test-servers
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter 'NginxEndToEndTests|CalibreEndToEndTests|CalibreWebEndToEndTests'
