@@ -12,7 +12,7 @@ final class DownloadQueue: Sendable {
         var transfer: TransferID?
         var waitingToRetry = false
         /// The lock that makes this process the issue's only writer, held until the job ends.
-        var lock: Int32 = -1
+        var lock: SharedFileLock?
         var attempt = 0
         var cancelled = false
         /// Whether a resumed file that failed verification was already downloaded again from scratch.
@@ -56,7 +56,7 @@ final class DownloadQueue: Sendable {
 
     /// Stops a queued or running download; the bytes received so far stay for a later resume.
     func cancel(_ issue: Issue) {
-        enum Action { case nothing, stopWaiting, freeSlot(lock: Int32), cancelTransfer(TransferID) }
+        enum Action { case nothing, stopWaiting, freeSlot(lock: SharedFileLock?), cancelTransfer(TransferID) }
         let action = state.withLock { state -> Action in
             if let index = state.waiting.firstIndex(where: { $0.issue === issue }) {
                 state.waiting.remove(at: index)
@@ -78,8 +78,8 @@ final class DownloadQueue: Sendable {
         case .stopWaiting:
             issue.resetStateFromDisk()
         case .freeSlot(let lock):
-            // The job ends here, not in end(): its lock goes with it.
-            if lock >= 0 { close(lock) }
+            // The job ends here, not in end(): its lock goes with it, before the state is read.
+            lock?.release()
             issue.resetStateFromDisk()
             pump()
         case .cancelTransfer(let id):
@@ -301,21 +301,18 @@ final class DownloadQueue: Sendable {
     /// Takes the issue's lock file, once per job, so that another newsstand process cannot write
     /// the same part file at the same time.
     private func lockForWriting(_ issue: Issue) throws(NewsstandError) {
-        guard state.withLock({ $0.running[issue.address]?.lock ?? 0 }) < 0 else { return }
-        let path = issue.library.folder(for: issue.localKey) + "/.lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw FileOps.error(errno, "lock", path) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            throw NewsstandError(.busy, "Another newsstand is already downloading \(issue.address); let it finish.")
-        }
-        state.withLock { $0.running[issue.address]?.lock = descriptor }
+        guard state.withLock({ $0.running[issue.address]?.lock == nil }) else { return }
+        let lock = try FileLock(
+            path: issue.library.folder(for: issue.localKey) + "/.lock",
+            whenHeld: NewsstandError(.busy, "Another newsstand is already downloading \(issue.address); let it finish."))
+        let shared = SharedFileLock(lock)
+        state.withLock { $0.running[issue.address]?.lock = shared }
     }
 
     /// Frees the slot and sets the final state; `.none` means "whatever is on disk" (after a cancel).
     private func end(_ issue: Issue, _ final: DownloadState?) {
-        let job = state.withLock { $0.running.removeValue(forKey: issue.address) }
-        if let lock = job?.lock, lock >= 0 { close(lock) }
+        // The issue's lock goes with the job, before the final state is set.
+        state.withLock { $0.running.removeValue(forKey: issue.address) }?.lock?.release()
         if let final {
             issue.setState(final)
         } else {

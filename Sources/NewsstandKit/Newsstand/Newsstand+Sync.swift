@@ -32,8 +32,17 @@ extension Newsstand {
     /// each policy asks for, applies the storage budget, and says what happened. Only one sync
     /// runs at a time: a second one throws ``NewsstandError/Code/busy`` at once.
     public func sync() throws(NewsstandError) -> SyncReport {
-        let lock = try SyncLock(path: configuration.directories.state + "/sync.lock")
-        defer { lock.release() }
+        try FileOps.makeDirectory(configuration.directories.state, trusted: configuration.directories.state)
+        let lock = try FileLock(
+            path: configuration.directories.state + "/sync.lock",
+            whenHeld: NewsstandError(.busy, "Another newsstand sync is running; this one stops (it will catch up next time)."))
+        let report = try syncHoldingTheLock()
+        // Released only once everything is done (and by the kernel, should the process die).
+        _ = consume lock
+        return report
+    }
+
+    private func syncHoldingTheLock() throws(NewsstandError) -> SyncReport {
         // Each publication's downloads start as soon as its own catalog is in, while the others
         // are still being fetched; an unchanged catalog is read only where a policy or the budget
         // needs its issues.
@@ -78,27 +87,5 @@ extension Newsstand {
         let subscription = store.subscription
         return subscription.autoDownload != .none || subscription.keepIssues != nil || subscription.keepBytes != nil
             || configuration.maxStorage != nil
-    }
-}
-
-/// The lock that lets one `sync` run at a time, across processes: `flock` on a file under
-/// `$XDG_STATE_HOME/newsstand`, released by the kernel if the process dies.
-struct SyncLock: ~Copyable {
-    private let descriptor: Int32
-
-    init(path: String) throws(NewsstandError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileOps.makeDirectory(folder, trusted: folder)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw FileOps.error(errno, "open", path) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            throw NewsstandError(.busy, "Another newsstand sync is running; this one stops (it will catch up next time).")
-        }
-        self.descriptor = descriptor
-    }
-
-    func release() {
-        close(descriptor)
     }
 }
