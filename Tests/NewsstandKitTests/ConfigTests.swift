@@ -88,7 +88,7 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(weekly.keepIssues, 10)
         XCTAssertEqual(weekly.keepBytes, 2 << 30)
         XCTAssertEqual(weekly.credentials, .basic(user: "ann", password: .command("pass show newsstand/weekly")))
-        XCTAssertEqual(Set(weekly.headers), ["User-Agent: Weekly/3.1", "X-Api-Key: k-123"])
+        XCTAssertEqual(Set(weekly.headers.map(\.line)), ["User-Agent: Weekly/3.1", "X-Api-Key: k-123"])
         XCTAssertEqual(weekly.query.map(\.name), ["app_version"])
         XCTAssertEqual(weekly.certificateAuthorities, "/etc/ssl/weekly.pem")
         XCTAssertEqual(weekly.jobs, 2)
@@ -129,7 +129,7 @@ final class ConfigTests: XCTestCase {
         var added = Subscription(name: "library", url: URL(string: "https://books.example/opds")!)
         added.autoDownload = .latest(1)
         added.keepBytes = 1 << 30
-        added.headers = ["Referer: https://books.example/"]
+        added.headers = [try HeaderField(line: "Referer: https://books.example/")]
         try editor.add(added)
         let afterAdd = try String(contentsOfFile: path, encoding: .utf8)
         XCTAssertTrue(afterAdd.hasPrefix(Self.example), "the user's text is untouched")

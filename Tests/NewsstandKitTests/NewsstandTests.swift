@@ -104,7 +104,7 @@ final class NewsstandTests: XCTestCase {
         own.requireAuthorization(TestServer.basic("ann", "s3cret-pass"))
         let store = harness.makeStore(url: own.url("/catalog.plist")) {
             $0.credentials = .basic(user: "ann", password: .command("echo s3cret-pass"))
-            $0.headers = ["X-Api-Key: key-1234567"]
+            $0.headers = [try! HeaderField(line: "X-Api-Key: key-1234567")]
             $0.query = [("token", "tok-987654")]
         }
         _ = try store.refreshAndWait().get()

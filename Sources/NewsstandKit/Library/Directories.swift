@@ -8,12 +8,18 @@ public struct Directories: Sendable, Equatable {
     public var cache: String
     /// Root for the log file (`$XDG_STATE_HOME/newsstand`).
     public var state: String
+    /// Root for the configuration a person edits (`$XDG_CONFIG_HOME/newsstand`).
+    public var config: String
 
-    public init(data: String, cache: String, state: String) {
+    public init(data: String, cache: String, state: String, config: String? = nil) {
         self.data = data
         self.cache = cache
         self.state = state
+        self.config = config ?? (state as NSString).deletingLastPathComponent + "/config/newsstand"
     }
+
+    /// The configuration file: `$XDG_CONFIG_HOME/newsstand/config.toml`.
+    public var configFile: String { config + "/config.toml" }
 
     /// The directories for an environment.
     ///
@@ -30,7 +36,8 @@ public struct Directories: Sendable, Equatable {
         return Directories(
             data: base("XDG_DATA_HOME", ".local/share") + "/newsstand",
             cache: base("XDG_CACHE_HOME", ".cache") + "/newsstand",
-            state: base("XDG_STATE_HOME", ".local/state") + "/newsstand"
+            state: base("XDG_STATE_HOME", ".local/state") + "/newsstand",
+            config: base("XDG_CONFIG_HOME", ".config") + "/newsstand"
         )
     }
 

@@ -88,27 +88,20 @@ public struct ConfigEditor {
     /// The TOML block for a subscription, settings in a fixed order.
     static func block(for subscription: Subscription) -> String {
         var lines = ["[subscriptions.\(subscription.name)]", "url = \(quoted(subscription.url.absoluteString))"]
-        if let title = subscription.title { lines.append("title = \(quoted(title))") }
-        if subscription.autoDownload != .none { lines.append("auto_download = \(quoted(subscription.autoDownload.description))") }
-        if let keep = subscription.keepIssues { lines.append("keep = \(keep)") }
-        if let bytes = subscription.keepBytes { lines.append("keep_size = \(quoted(Self.size(bytes)))") }
+        for setting in SubscriptionSetting.all {
+            if let value = setting.tomlValue(of: subscription) { lines.append("\(setting.key) = \(value)") }
+        }
         lines += credentialLines(subscription.credentials)
-        if let path = subscription.certificateAuthorities { lines.append("ca_file = \(quoted(path))") }
-        if let jobs = subscription.jobs { lines.append("jobs = \(jobs)") }
-        if let rate = subscription.limitRate { lines.append("limit_rate = \(quoted(Self.size(rate)))") }
-        if let pages = subscription.maxPages { lines.append("max_pages = \(pages)") }
         if !subscription.headers.isEmpty {
-            let pairs = subscription.headers.map { line -> String in
-                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                return "\(quoted(parts[0])) = \(quoted(parts.count > 1 ? parts[1] : ""))"
-            }
-            lines.append("headers = { \(pairs.joined(separator: ", ")) }")
+            lines.append("headers = { \(subscription.headers.map { "\(quoted($0.name)) = \(quoted($0.value))" }.joined(separator: ", ")) }")
         }
         if !subscription.query.isEmpty {
             lines.append("query = { \(subscription.query.map { "\(quoted($0.name)) = \(quoted($0.value))" }.joined(separator: ", ")) }")
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    private static func quoted(_ text: String) -> String { TOMLText.quoted(text) }
 
     /// The keys that say where a subscription's credentials come from.
     static let credentialKeys: Set<String> = ["user", "password_command", "password_env", "auth", "token_command", "token_env", "netrc"]
@@ -163,34 +156,5 @@ public struct ConfigEditor {
         case .command(let command): return "\(kind)_command = \(quoted(command))"
         case .environment(let variable): return "\(kind)_env = \(quoted(variable))"
         }
-    }
-
-    /// `2 GiB`, `500 KiB`, or the number of bytes when no binary unit divides it.
-    static func size(_ bytes: Int64) -> String {
-        for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes > 0 && bytes % (Int64(1) << shift) == 0 {
-            return "\(bytes >> shift) \(unit)"
-        }
-        return String(bytes)
-    }
-
-    /// A TOML basic string.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += String(format: "\\u%04X", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }

@@ -28,10 +28,8 @@ public struct NewsstandConfig: Sendable {
     }
 
     private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "subscriptions", "keys", "colors"]
-    private static let subscriptionKeys: Set<String> = [
-        "url", "title", "auto_download", "keep", "keep_size", "user", "password_command", "password_env", "auth",
-        "token_command", "token_env", "netrc", "headers", "query", "ca_file", "jobs", "limit_rate", "max_pages",
-    ]
+    private static let subscriptionKeys = Set(["url", "headers", "query"] + SubscriptionSetting.all.map(\.key))
+        .union(ConfigEditor.credentialKeys)
 
     /// Reads the file at `path`; nil when there is none.
     public static func load(path: String) throws(NewsstandError) -> NewsstandConfig? {
@@ -150,41 +148,22 @@ public struct NewsstandConfig: Sendable {
               scheme == "file" || url.host?.isEmpty == false
         else { throw fail("url", "expected an http or https URL (or file:// for a catalog on this machine).") }
         var subscription = Subscription(name: name, url: url)
-        subscription.title = try string("title")
-        if let value = table["auto_download"] {
-            let parsed = value.int.map { $0 >= 0 ? Subscription.AutoDownload(String($0)) : nil } ?? value.string.flatMap(Subscription.AutoDownload.init)
-            guard let parsed else { throw fail("auto_download", "expected \"none\", \"latest\", \"all-free\" or a number of issues.") }
-            subscription.autoDownload = parsed
-        }
-        if let value = table["keep"] {
-            guard let count = value.int, count >= 1 else { throw fail("keep", "expected a number of issues, at least 1.") }
-            subscription.keepIssues = count
-        }
-        if let value = table["keep_size"] {
-            guard let bytes = size(value) else { throw fail("keep_size", "expected a size such as \"2 GiB\".") }
-            subscription.keepBytes = bytes
-        }
-        if let value = table["jobs"] {
-            guard let jobs = value.int, (1...64).contains(jobs) else { throw fail("jobs", "expected a number from 1 to 64.") }
-            subscription.jobs = jobs
-        }
-        if let value = table["limit_rate"] {
-            guard let bytes = size(value), bytes >= 1024 else { throw fail("limit_rate", "expected a speed such as \"500 KiB\" (per second, at least 1 KiB).") }
-            subscription.limitRate = bytes
-        }
-        if let value = table["max_pages"] {
-            guard let pages = value.int, (1...10_000).contains(pages) else { throw fail("max_pages", "expected a number of pages from 1 to 10,000.") }
-            subscription.maxPages = pages
-        }
-        if let path = try string("ca_file") {
-            guard path.hasPrefix("/") || path.hasPrefix("~/") else { throw fail("ca_file", "expected an absolute path.") }
-            subscription.certificateAuthorities = path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst(1) : path
+        for setting in SubscriptionSetting.all {
+            guard let value = table[setting.key] else { continue }
+            let given: SettingValue? = value.int.map(SettingValue.integer) ?? value.string.map(SettingValue.text)
+            do throws(SettingError) {
+                guard let given else { throw SettingError(expected: setting.expected) }
+                try setting.apply(given, to: &subscription)
+            } catch {
+                throw fail(setting.key, "expected \(error.expected).")
+            }
         }
         subscription.credentials = try credentials(string, table: table, fail: fail)
-        subscription.headers = try pairs("headers", table, fail: fail).map { "\($0.name): \($0.value)" }
-        for (name, _) in try pairs("headers", table, fail: fail) {
-            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }) else {
-                throw fail("headers", "\"\(TextSanitizer.inert(name))\" is not a header name.")
+        for (name, value) in try pairs("headers", table, fail: fail) {
+            do {
+                subscription.headers.append(try HeaderField(name: name, value: value))
+            } catch {
+                throw fail("headers", "expected \(error.expected).")
             }
         }
         subscription.query = try pairs("query", table, fail: fail)

@@ -33,7 +33,7 @@ public final class RequestProfileSource: Sendable {
         }
         let urlSecrets = URLSecrets.secrets(in: subscription.url)
         if credentials == nil && subscription.headers.isEmpty && subscription.query.isEmpty && urlSecrets.isEmpty { return nil }
-        var profile = RequestProfile(origin: origin, credentials: credentials, headers: subscription.headers, query: subscription.query)
+        var profile = RequestProfile(origin: origin, credentials: credentials, headers: subscription.headers.map(\.line), query: subscription.query)
         profile.urlSecrets = urlSecrets
         return profile
     }

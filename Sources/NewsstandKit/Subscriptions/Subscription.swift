@@ -15,8 +15,8 @@ public struct Subscription: Sendable, Equatable {
     /// Bytes of downloaded issues kept.
     public var keepBytes: Int64?
     public var credentials: CredentialSource?
-    /// Extra header lines, `Name: value`.
-    public var headers: [String] = []
+    /// Extra headers sent to the catalog's origin.
+    public var headers: [HeaderField] = []
     public var query: [(name: String, value: String)] = []
     public var certificateAuthorities: String?
     /// Downloads of this subscription that run at once (within the newsstand's own limit).
@@ -74,6 +74,12 @@ public struct Subscription: Sendable, Equatable {
     public enum SecretSource: Sendable, Equatable {
         case command(String)
         case environment(String)
+    }
+
+    /// A query argument written `name=value`.
+    public static func queryArgument(_ text: String) throws(SettingError) -> (name: String, value: String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { throw SettingError(expected: "name=value") }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
     }
 
     /// Whether a text can be a subscription's name: lowercase letters, digits, `-` and `_`,

@@ -112,51 +112,45 @@ extension NewsstandCommand {
             }
         }
 
+        /// The options, through the same table of settings the config file is read by.
         private func apply(to subscription: inout Subscription) throws {
-            subscription.title = title
-            if let autoDownload {
-                guard let policy = Subscription.AutoDownload(autoDownload) else {
-                    throw ValidationError("--auto-download: expected none, latest, all-free or a number.")
+            let given: [(SubscriptionSetting, SettingValue?)] = [
+                (.title, title.map(SettingValue.text)), (.autoDownload, autoDownload.map(SettingValue.text)),
+                (.keep, keep.map(SettingValue.integer)), (.keepSize, keepSize.map(SettingValue.text)),
+                (.caFile, try caFile.map { .text(try Self.readablePath($0)) }), (.jobs, jobs.map(SettingValue.integer)),
+                (.limitRate, limitRate.map(SettingValue.text)), (.maxPages, maxPages.map(SettingValue.integer)),
+            ]
+            for case let (setting, value?) in given {
+                do {
+                    try setting.apply(value, to: &subscription)
+                } catch {
+                    throw ValidationError("\(setting.option): expected \(error.expected).")
                 }
-                subscription.autoDownload = policy
-            }
-            if let keep {
-                guard keep >= 1 else { throw ValidationError("--keep must be at least 1.") }
-                subscription.keepIssues = keep
-            }
-            if let keepSize {
-                guard let bytes = ByteSize.parse(keepSize) else { throw ValidationError("--keep-size: expected a size such as \"2 GiB\".") }
-                subscription.keepBytes = bytes
             }
             subscription.credentials = try credentials.source()
             for line in header {
-                guard !line.contains("\r") && !line.contains("\n") else {
-                    throw ValidationError("--header contains a line break, which would smuggle in another header.")
+                do {
+                    subscription.headers.append(try HeaderField(line: line))
+                } catch {
+                    throw ValidationError("--header: expected \(error.expected).")
                 }
-                guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else { throw ValidationError("--header: expected \"Name: value\".") }
-                subscription.headers.append(line[..<colon].trimmingCharacters(in: .whitespaces) + ": " + line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
             }
             for pair in query {
-                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else { throw ValidationError("--query: expected name=value.") }
-                subscription.query.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+                do {
+                    subscription.query.append(try Subscription.queryArgument(pair))
+                } catch {
+                    throw ValidationError("--query: expected \(error.expected).")
+                }
             }
-            if let caFile {
-                let path = caFile.hasPrefix("/") ? caFile : FileManager.default.currentDirectoryPath + "/" + caFile
-                guard FileManager.default.isReadableFile(atPath: path) else { throw ValidationError("--ca-file \(TextSanitizer.inert(caFile)) is not a readable file.") }
-                subscription.certificateAuthorities = path
+        }
+
+        /// A certificate file named on the command line, made absolute; it must be readable now.
+        private static func readablePath(_ path: String) throws -> String {
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            guard FileManager.default.isReadableFile(atPath: absolute) else {
+                throw ValidationError("--ca-file \(TextSanitizer.inert(path)) is not a readable file.")
             }
-            if let jobs {
-                guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
-                subscription.jobs = jobs
-            }
-            if let limitRate {
-                guard let bytes = ByteSize.parse(limitRate), bytes >= 1024 else { throw ValidationError("--limit-rate: expected a speed such as \"500 KiB\".") }
-                subscription.limitRate = bytes
-            }
-            if let maxPages {
-                guard (1...10_000).contains(maxPages) else { throw ValidationError("--max-pages: expected a number from 1 to 10,000.") }
-                subscription.maxPages = maxPages
-            }
+            return absolute
         }
     }
 

@@ -38,12 +38,7 @@ struct NewsstandOptions: ParsableArguments {
         if catalog != nil && subscription != nil { throw ValidationError("Pass --catalog or --subscription, not both.") }
     }
 
-    static var configPath: String {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()) + "/.config"
-        return base + "/newsstand/config.toml"
-    }
+    static var configPath: String { Directories.fromEnvironment().configFile }
 
     /// The configuration, or nil when there is none. A broken one stops everything (exit 64).
     static func loadConfig() throws -> NewsstandConfig? {
