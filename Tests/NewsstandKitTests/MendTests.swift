@@ -5,23 +5,8 @@ import XCTest
 
 /// Each of these failed before its fix.
 final class MendTests: XCTestCase {
-    /// A cancel that arrives after the job is recorded and before its transfer's ID is used to be lost.
-    func testACancelBeforeTheTransferIsRecordedStillStopsIt() throws {
-        let harness = try StoreHarness()
-        let (_, entry) = harness.serveIssue("a", size: 3_000_000, throttle: 1_000_000)
-        harness.serveCatalog([entry])
-        let store = harness.makeStore()
-        _ = try store.refreshAndWait().get()
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        let newsstand = harness.newsstand!
-        DownloadQueue.transferWillStart.withLock { $0 = { started in newsstand.cancelDownload(started) } }
-        defer { DownloadQueue.transferWillStart.withLock { $0 = nil } }
-        newsstand.download(issue)
-        let state = harness.wait(for: issue) { !$0.isActive }
-        XCTAssertFalse(state.isDownloaded, "the cancel was honoured: \(state)")
-        XCTAssertTrue(newsstand.activeIssues.isEmpty)
-        XCTAssertLessThan(harness.server.bodyBytesSent(for: "/issues/a.pdf"), 3_000_000, "the transfer did not run to its end")
-    }
+    // The cancel that arrived after the job was recorded and before its transfer's ID was known
+    // is now a sequence of transitions: DownloadQueueStateMachineTests.
 
     /// libcurl's answers to its options used to be ignored: a refused option silently dropped a rule.
     func testAnOptionLibcurlRefusesFailsTheTransferWithAClearError() throws {

@@ -6,140 +6,72 @@ import Foundation
 /// Jobs are keyed by subscription and local key, so two magazines' `2026-01` never collide. One
 /// writer per file: an issue that is queued or running is never started twice.
 final class DownloadQueue: Sendable {
-    private struct Job: Sendable {
-        let issue: Issue
-        let store: Store
-        var transfer: TransferID?
-        var waitingToRetry = false
-        /// The lock that makes this process the issue's only writer, held until the job ends.
-        var lock: SharedFileLock?
-        var attempt = 0
-        var cancelled = false
-        /// Whether a resumed file that failed verification was already downloaded again from scratch.
-        var restartedAfterBadResume = false
-    }
-
-    private struct State: Sendable {
-        var waiting: [(issue: Issue, store: Store)] = []
-        var running: [String: Job] = [:]
-    }
-
-    private let state = Locked(State())
+    private let state: Locked<DownloadQueueStateMachine>
     private let engine: TransferEngine
     private let policy: DownloadPolicy
     private let verification = DispatchQueue(label: "newsstand.verify", attributes: .concurrent)
     /// Called when an issue is installed, before its state says so.
     private let installed: @Sendable (Issue) -> Void
-    /// For tests: runs after a job is recorded and before its transfer starts.
-    static let transferWillStart = Locked<(@Sendable (Issue) -> Void)?>(nil)
 
     init(engine: TransferEngine, policy: DownloadPolicy, installed: @escaping @Sendable (Issue) -> Void = { _ in }) {
         self.engine = engine
         self.policy = policy
         self.installed = installed
+        state = Locked(DownloadQueueStateMachine(maximumConcurrent: policy.maximumConcurrentDownloads))
     }
 
-    /// Queues a download; returns false when the issue is already queued, running or installed.
+    /// Queues a download, its requests made by `requests` (the subscription's credentials to its
+    /// own origin only); returns false when the issue is already queued, running or installed.
     @discardableResult
-    func enqueue(_ issue: Issue, store: Store) -> Bool {
+    func enqueue(_ issue: Issue, requests: CatalogFetcher) -> Bool {
         if case .downloaded = issue.state { return false }
-        let added = state.withLock { state -> Bool in
-            guard state.running[issue.address] == nil, !state.waiting.contains(where: { $0.issue === issue }) else { return false }
-            state.waiting.append((issue, store))
-            return true
-        }
-        guard added else { return false }
+        guard let starting = state.withLock({ $0.enqueue(issue, requests: requests) }) else { return false }
+        // Queued first, so that an issue that starts at once says so before it says downloading.
         issue.setState(.queued)
-        pump()
+        for started in starting { startAttempt(started) }
         return true
     }
 
     /// Stops a queued or running download; the bytes received so far stay for a later resume.
     func cancel(_ issue: Issue) {
-        enum Action { case nothing, stopWaiting, freeSlot(lock: SharedFileLock?), cancelTransfer(TransferID) }
-        let action = state.withLock { state -> Action in
-            if let index = state.waiting.firstIndex(where: { $0.issue === issue }) {
-                state.waiting.remove(at: index)
-                return .stopWaiting
-            }
-            guard var job = state.running[issue.address] else { return .nothing }
-            if job.waitingToRetry {
-                state.running.removeValue(forKey: issue.address)
-                return .freeSlot(lock: job.lock)
-            }
-            // A transfer not started yet sees the flag when its ID is recorded.
-            job.cancelled = true
-            state.running[issue.address] = job
-            return job.transfer.map(Action.cancelTransfer) ?? .nothing
-        }
-        switch action {
+        switch state.withLock({ $0.cancel(issue) }) {
         case .nothing:
             return
-        case .stopWaiting:
+        case .stoppedWaiting:
             issue.resetStateFromDisk()
-        case .freeSlot(let lock):
-            // The job ends here, not in end(): its lock goes with it, before the state is read.
+        case .ended(let lock, let starting):
+            // Released before the state is read from the disk, and before another job starts.
             lock?.release()
             issue.resetStateFromDisk()
-            pump()
+            for started in starting { startAttempt(started) }
         case .cancelTransfer(let id):
             engine.cancel(id)
         }
     }
 
     /// The issues with a download running, then those waiting for a slot.
-    var activeIssues: [Issue] {
-        state.withLock { $0.running.values.map(\.issue) + $0.waiting.map(\.issue) }
-    }
+    var activeIssues: [Issue] { state.withLock { $0.activeIssues } }
 
     /// Whether the issue has a download queued or running.
-    func isBusy(_ issue: Issue) -> Bool {
-        state.withLock { $0.running[issue.address] != nil || $0.waiting.contains(where: { $0.issue === issue }) }
-    }
-
-    /// Starts waiting jobs while the newsstand's limit allows, skipping those whose subscription
-    /// is at its own limit (they keep their place).
-    private func pump() {
-        let starting = state.withLock { state -> [Issue] in
-            var starting: [Issue] = []
-            var index = 0
-            while state.running.count < max(1, policy.maximumConcurrentDownloads), index < state.waiting.count {
-                let (issue, store) = state.waiting[index]
-                if let limit = store.subscription.jobs,
-                   state.running.values.count(where: { $0.issue.subscription == issue.subscription }) >= limit {
-                    index += 1
-                    continue
-                }
-                state.waiting.remove(at: index)
-                state.running[issue.address] = Job(issue: issue, store: store)
-                starting.append(issue)
-            }
-            return starting
-        }
-        for issue in starting { startAttempt(issue) }
-    }
+    func isBusy(_ issue: Issue) -> Bool { state.withLock { $0.isBusy(issue) } }
 
     private func startAttempt(_ issue: Issue) {
-        let proceed = state.withLock { state -> (store: Store, cancelled: Bool)? in
-            guard var job = state.running[issue.address] else { return nil }
-            guard !job.cancelled else { return (job.store, true) }
-            job.attempt += 1
-            job.transfer = nil
-            job.waitingToRetry = false
-            state.running[issue.address] = job
-            return (job.store, false)
-        }
-        guard let (store, cancelled) = proceed else { return }  // cancelled while waiting to retry: already ended
-        if cancelled {
+        let requests: CatalogFetcher
+        switch state.withLock({ $0.startAttempt(issue) }) {
+        case .nothing:
+            return  // cancelled while waiting to retry: already ended
+        case .end:
             end(issue, .none)
             return
+        case .start(let given, _):
+            requests = given
         }
         let library = issue.library
         let entry = issue.entry
         let (key, type) = (issue.localKey, entry.mediaType)
         if entry.acquisition.throughWebPage {
             // Fetching the shop's page would only give HTML; the reader needs a browser or an account.
-            let address = TextSanitizer.inert(Redaction.redact(entry.downloadAddress, secrets: store.secrets))
+            let address = TextSanitizer.inert(Redaction.redact(entry.downloadAddress, secrets: requests.secrets))
             end(issue, .failed(NewsstandError(
                 .notDownloadable, "This issue is sold or lent through the publisher's web page, not downloaded here: open \(address) in a browser.")))
             return
@@ -148,7 +80,7 @@ final class DownloadQueue: Sendable {
         do {
             try library.prepareFolder(for: key)
             try lockForWriting(issue)
-            request = try store.makeRequest(entry.downloadURL, destination: library.partPath(for: key, as: type))
+            request = try requests.request(entry.downloadURL, destination: library.partPath(for: key, as: type))
         } catch {
             end(issue, .failed(error))
             return
@@ -157,7 +89,7 @@ final class DownloadQueue: Sendable {
         var offset = FileOps.regularFileSize(library.partPath(for: key, as: type)) ?? 0
         let info = library.readPartInfo(key: key, type: type)
         // The URL is recorded with any secret inside it (Kavita's key) masked: it never reaches the disk.
-        let recordedAddress = Redaction.redact(entry.downloadAddress, secrets: URLSecrets.secrets(in: store.subscription.url))
+        let recordedAddress = Redaction.redact(entry.downloadAddress, secrets: URLSecrets.secrets(in: requests.subscription.url))
         if offset > 0 && (info?.url != recordedAddress || entry.downloadURL.isFileURL) {
             // Bytes from another URL (or none recorded), or a local copy that is cheap to redo: start over.
             try? library.discardPart(key: key, type: type)
@@ -186,19 +118,14 @@ final class DownloadQueue: Sendable {
                 attemptFinished(issue, result: result, resumedFrom: resumedFrom)
             }
         )
-        Self.transferWillStart.withLock { $0 }?(issue)
         let transfer = engine.start(request, handlers: handlers)
-        // A cancel that came after the job was recorded but before this ID was could not stop
+        // A cancel that came after the attempt began but before this ID was known could not stop
         // the transfer: it left the flag, which is honoured here.
-        let cancelledMeanwhile = state.withLock { state -> Bool in
-            state.running[issue.address]?.transfer = transfer
-            return state.running[issue.address]?.cancelled ?? false
-        }
-        if cancelledMeanwhile { engine.cancel(transfer) }
+        if state.withLock({ $0.transferStarted(issue, transfer) }) { engine.cancel(transfer) }
     }
 
     private func attemptFinished(_ issue: Issue, result: TransferResult, resumedFrom offset: Int64) {
-        guard let job = state.withLock({ $0.running[issue.address] }) else { return }
+        guard let job = state.withLock({ $0.job(for: issue) }) else { return }
         if job.cancelled || result.failure?.code == .cancelled {
             end(issue, .none)
             return
@@ -221,12 +148,14 @@ final class DownloadQueue: Sendable {
         switch status {
         case 200..<300:
             let resumed = offset > 0 && !result.restarted
+            state.withLock { $0.verifying(issue) }
             verification.async { [self] in verifyAndInstall(issue, resumed: resumed) }
         case 416:
             // Complete only if the server's size (Content-Range: bytes */N) is the part's size;
             // otherwise the bytes are not what the server has now: start over.
             let partSize = FileOps.regularFileSize(library.partPath(for: key, as: type)) ?? 0
             if let total = ContentRange.unsatisfiedTotal(result.response.contentRange), total == partSize, partSize > 0 {
+                state.withLock { $0.verifying(issue) }
                 verification.async { [self] in verifyAndInstall(issue, resumed: true) }
             } else {
                 try? library.discardPart(key: key, type: type)
@@ -234,7 +163,7 @@ final class DownloadQueue: Sendable {
                 retry(issue, after: failure, attempt: job.attempt, retryAfter: 0)
             }
         default:
-            let failure = HTTPFailure.error(result.response, subject: .issue(isFree: issue.entry.isFree), advice: job.store.advice)
+            let failure = HTTPFailure.error(result.response, subject: .issue(isFree: issue.entry.isFree), advice: job.requests.advice)
                 ?? NewsstandError(.httpStatus, "The server answered HTTP \(status) instead of the issue.")
             if failure.isRetryable {
                 retry(issue, after: failure, attempt: job.attempt, retryAfter: result.response.retryAfter)
@@ -258,16 +187,8 @@ final class DownloadQueue: Sendable {
             end(issue, .downloaded(path: library.filePath(for: key, as: type)))
         } catch {
             if error.code == .verificationFailed { try? library.discardPart(key: key, type: type) }
-            let again = state.withLock { state -> Bool in
-                guard resumed, error.code == .verificationFailed, var job = state.running[issue.address],
-                      !job.restartedAfterBadResume, !job.cancelled
-                else { return false }
-                // The resumed bytes may belong to an older file: fetch it whole, once.
-                job.restartedAfterBadResume = true
-                job.attempt -= 1
-                state.running[issue.address] = job
-                return true
-            }
+            // The resumed bytes may belong to an older file: fetch it whole, once.
+            let again = resumed && error.code == .verificationFailed && state.withLock { $0.restartAfterBadResume(issue) }
             if again {
                 startAttempt(issue)
             } else {
@@ -284,12 +205,7 @@ final class DownloadQueue: Sendable {
         }
         let delay = policy.delay(after: attempt, retryAfter: retryAfter)
         issue.setState(.retrying(failure, attempt: attempt, delay: delay))
-        let cancelled = state.withLock { state -> Bool in
-            state.running[issue.address]?.transfer = nil
-            state.running[issue.address]?.waitingToRetry = true
-            return state.running[issue.address]?.cancelled ?? true
-        }
-        if cancelled {
+        if !state.withLock({ $0.waitToRetry(issue) }) {
             end(issue, .none)
             return
         }
@@ -301,23 +217,24 @@ final class DownloadQueue: Sendable {
     /// Takes the issue's lock file, once per job, so that another newsstand process cannot write
     /// the same part file at the same time.
     private func lockForWriting(_ issue: Issue) throws(NewsstandError) {
-        guard state.withLock({ $0.running[issue.address]?.lock == nil }) else { return }
+        guard !state.withLock({ $0.holdsLock(issue) }) else { return }
         let lock = try FileLock(
             path: issue.library.folder(for: issue.localKey) + "/.lock",
             whenHeld: NewsstandError(.busy, "Another newsstand is already downloading \(issue.address); let it finish."))
         let shared = SharedFileLock(lock)
-        state.withLock { $0.running[issue.address]?.lock = shared }
+        state.withLock { $0.lockTaken(issue, shared) }
     }
 
     /// Frees the slot and sets the final state; `.none` means "whatever is on disk" (after a cancel).
     private func end(_ issue: Issue, _ final: DownloadState?) {
+        let (lock, starting) = state.withLock { $0.end(issue) }
         // The issue's lock goes with the job, before the final state is set.
-        state.withLock { $0.running.removeValue(forKey: issue.address) }?.lock?.release()
+        lock?.release()
         if let final {
             issue.setState(final)
         } else {
             issue.resetStateFromDisk()
         }
-        pump()
+        for started in starting { startAttempt(started) }
     }
 }

@@ -165,7 +165,7 @@ public final class Newsstand: Sendable {
     @discardableResult
     public func download(_ issue: Issue) -> Bool {
         guard let store = store(for: issue) else { return false }
-        return queue.enqueue(issue, store: store)
+        return queue.enqueue(issue, requests: store.fetcher)
     }
 
     /// Stops the issue's download, keeping its bytes for a later resume.
