@@ -4,79 +4,13 @@ import ShelfUI
 import TestSupport
 import XCTest
 
-/// A terminal double: plays a script of events, each once the screen shows what it waits for.
-final class ScriptedTerminal: Terminal {
-    struct Step {
-        var waitFor: String?
-        /// Waits until the screen satisfies this, as well as showing `waitFor`.
-        var until: (@Sendable (String) -> Bool)?
-        var event: InputEvent
-
-        init(waitFor: String? = nil, until: (@Sendable (String) -> Bool)? = nil, event: InputEvent) {
-            self.waitFor = waitFor
-            self.until = until
-            self.event = event
-        }
-    }
-
-    var width: Int
-    var height: Int
-    let colorSupport = ColorSupport.none
-    private var steps: [Step]
-    private(set) var frames: [Buffer] = []
-    /// When each frame was drawn, in nanoseconds of uptime.
-    private(set) var frameTimes: [UInt64] = []
-    private let deadline = Date().addingTimeInterval(20)
-    /// How many frames there were when the last scripted event was handed out.
-    private var framesAtLastEvent = Int.max
-    /// Indices of the frames drawn right after an event was handed out: a key is drawn at once,
-    /// so only the other frames are held to the frame interval.
-    private(set) var framesAfterEvents: Set<Int> = []
-
-    init(width: Int, height: Int, steps: [Step]) {
-        self.width = width
-        self.height = height
-        self.steps = steps
-    }
-
-    var screen: String { frames.last?.lines().joined(separator: "\n") ?? "" }
-
-    func draw(_ buffer: Buffer) {
-        frames.append(buffer)
-        frameTimes.append(DispatchTime.now().uptimeNanoseconds)
-    }
-
-    func nextEvent(timeout: Double?, wakeDescriptor: Int32) -> InputEvent? {
-        guard let step = steps.first else {
-            // Quit once the last event's effect has been drawn.
-            if frames.count > framesAtLastEvent || Date() > deadline { return .key(.character("q")) }
-            var descriptor = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(min(timeout ?? 0.2, 0.2) * 1000))
-            return nil
-        }
-        let shown = step.waitFor.map(screen.contains) ?? true
-        if !(shown && step.until?(screen) != false), Date() < deadline {
-            // Not there yet: wait for the controller to be woken (a notification) or a frame to be due.
-            var descriptor = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(min(timeout ?? 0.2, 0.2) * 1000))
-            return nil
-        }
-        steps.removeFirst()
-        framesAtLastEvent = frames.count
-        framesAfterEvents.insert(frames.count)
-        if case .resize(let width, let height) = step.event {
-            self.width = width
-            self.height = height
-        }
-        return step.event
-    }
-
-    func suspend() {}
-    func resume() {}
-    func end() {}
-}
-
 final class ShelfControllerTests: XCTestCase {
+    /// Runs the shelf on the scripted terminal; fails at the step whose screen never came.
+    private func run(_ controller: ShelfController, on terminal: ScriptedTerminal, file: StaticString = #filePath, line: UInt = #line) {
+        _ = controller.run()
+        if let unmet = terminal.unmetStep { XCTFail(unmet, file: file, line: line) }
+    }
+
     private func makeStore(count: Int) throws -> (Newsstand, Store, String) {
         try makeStore(entries: (1...count).map { number in
             ["ID": String(format: "n%02d", number), "Title": String(format: "Number %02d", number), "Download URL": "x.pdf",
@@ -85,16 +19,7 @@ final class ShelfControllerTests: XCTestCase {
     }
 
     private func makeStore(entries: [[String: Any]]) throws -> (Newsstand, Store, String) {
-        let folder = NSTemporaryDirectory() + "newsstand-shelf-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let data = try PropertyListSerialization.data(fromPropertyList: ["Title": "Mag", "Issues": entries], format: .xml, options: 0)
-        try data.write(to: URL(fileURLWithPath: folder + "/catalog.plist"))
-        var configuration = Newsstand.Configuration(
-            directories: Directories(data: folder + "/data", cache: folder + "/cache", state: folder + "/state"))
-        configuration.notificationCenter = NotificationCenter()
-        let newsstand = try Newsstand(
-            configuration: configuration, subscriptions: [Subscription(name: "mag", url: URL(fileURLWithPath: folder + "/catalog.plist"))])
-        return (newsstand, newsstand.stores[0], folder)
+        try LocalNewsstand.make(entries: entries)
     }
 
     private func selectedTitle(_ terminal: ScriptedTerminal) -> String? {
@@ -115,7 +40,7 @@ final class ShelfControllerTests: XCTestCase {
         let terminal = ScriptedTerminal(width: 60, height: 20, steps: [
             .init(waitFor: "Number 12", event: .mouse(.click, x: 25, y: 5)),
         ])
-        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
+        run(ShelfController(newsstand: newsstand, store: store, terminal: terminal), on: terminal)
         XCTAssertEqual(selectedTitle(terminal), "Number 11")
 
         let scroll = ScriptedTerminal(width: 60, height: 20, steps: [
@@ -123,9 +48,33 @@ final class ShelfControllerTests: XCTestCase {
             .init(waitFor: "Number 09", event: .key(.pageDown)),
             .init(waitFor: "Number 06", event: .key(.end)),
         ])
-        _ = ShelfController(newsstand: newsstand, store: store, terminal: scroll).run()
+        run(ShelfController(newsstand: newsstand, store: store, terminal: scroll), on: scroll)
         XCTAssertEqual(selectedTitle(scroll), "Number 01")
         XCTAssertTrue(scroll.screen.contains("Number 03"), "the last row is scrolled into view")
+    }
+
+    func testControlDQuitsFromEveryPageButNotFromAPrompt() throws {
+        let (newsstand, store, folder) = try makeStore(count: 3)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let controlD = InputEvent.key(.character("\u{4}"))
+        // From a publication's issues, and from the newsstand and a browse page.
+        for opening in [["Number 03"], ["Number 03", "escape"], ["Number 03", "escape", "b"]] {
+            var steps: [ScriptedTerminal.Step] = []
+            for (index, key) in opening.enumerated() where index > 0 {
+                steps.append(.init(waitFor: index == 1 ? "Number 03" : nil, event: key == "escape" ? .key(.escape) : .key(.character(Character(key)))))
+            }
+            steps.append(.init(waitFor: opening.count == 1 ? "Number 03" : nil, event: controlD))
+            steps.append(.init(waitFor: "a screen that never comes", event: .key(.character("q"))))
+            let terminal = ScriptedTerminal(width: 80, height: 24, steps: steps)
+            run(ShelfController(newsstand: newsstand, store: store, terminal: terminal), on: terminal)
+            XCTAssertEqual(terminal.remainingSteps, 1, "Ctrl-D quit after \(opening)")
+        }
+        // In the filter prompt it is a key of the prompt.
+        let prompt = ScriptedTerminal(width: 80, height: 24, steps: [
+            .init(waitFor: "Number 03", event: .key(.character("/"))), .init(event: controlD), .init(event: .key(.escape)),
+        ])
+        run(ShelfController(newsstand: newsstand, store: store, terminal: prompt), on: prompt)
+        XCTAssertEqual(prompt.remainingSteps, 0, "the prompt kept Ctrl-D")
     }
 
     func testFilterAsYouTypeAndEscapeClears() throws {
@@ -137,7 +86,7 @@ final class ShelfControllerTests: XCTestCase {
             .init(waitFor: "10 of 12", event: .key(.character("7"))),
             .init(waitFor: "1 of 12", event: .key(.enter)),
         ])
-        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
+        run(ShelfController(newsstand: newsstand, store: store, terminal: terminal), on: terminal)
         XCTAssertTrue(terminal.screen.contains("filter: 07"), terminal.screen)
         XCTAssertEqual(selectedTitle(terminal), "Number 07")
 
@@ -146,7 +95,7 @@ final class ShelfControllerTests: XCTestCase {
             .init(waitFor: "Esc clear", event: .key(.character("1"))),
             .init(waitFor: "4 of 12", event: .key(.escape)),
         ])
-        _ = ShelfController(newsstand: newsstand, store: store, terminal: cleared).run()
+        run(ShelfController(newsstand: newsstand, store: store, terminal: cleared), on: cleared)
         XCTAssertTrue(cleared.screen.contains("12 of 12"), cleared.screen)
     }
 
@@ -159,7 +108,7 @@ final class ShelfControllerTests: XCTestCase {
             .init(waitFor: "READ", event: .resize(width: 100, height: 30)),
             .init(waitFor: "Details", event: .key(.character("s"))),
         ])
-        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
+        run(ShelfController(newsstand: newsstand, store: store, terminal: terminal), on: terminal)
         XCTAssertEqual(store.issue(withID: "n03")?.installedPath, store.library.filePath(for: "n03", as: .pdf))
         XCTAssertTrue(terminal.screen.contains("sort: title"), terminal.screen)
         XCTAssertEqual(terminal.frames.last?.width, 100)
@@ -177,7 +126,7 @@ final class ShelfControllerTests: XCTestCase {
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let terminal = ScriptedTerminal(width: 100, height: 40, steps: [.init(waitFor: "Undated", event: .key(.character("?")))])
-        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
+        run(ShelfController(newsstand: newsstand, store: store, terminal: terminal), on: terminal)
         let screen = try XCTUnwrap(terminal.frames.first { $0.lines().joined().contains("Undated") }).lines().joined(separator: "\n")
         let positions = ["Third day", "Ant", "Bee", "First day", "Undated"].map { screen.range(of: $0)?.lowerBound }
         XCTAssertFalse(positions.contains(nil), screen)
@@ -211,9 +160,10 @@ final class ShelfControllerTests: XCTestCase {
             .init(event: right), .init(event: d),
             // All four under way (a percentage each) before Number 1 is cancelled: it keeps its part.
             .init(until: { $0.components(separatedBy: "%").count - 1 >= 4 }, event: .key(.character("x"))),
-            .init(until: { $0.components(separatedBy: "READ").count - 1 == 3 }, event: .key(.character("q"))),
+            // Three READ buttons (not the UNREAD ribbons, which also say READ).
+            .init(until: { $0.components(separatedBy: "  READ  ").count - 1 == 3 }, event: .key(.character("q"))),
         ])
-        _ = ShelfController(newsstand: newsstand, store: store, terminal: terminal).run()
+        run(ShelfController(newsstand: newsstand, store: store, terminal: terminal), on: terminal)
 
         for id in ["n2", "n3", "n4"] {
             XCTAssertEqual(store.issue(withID: id)?.installedPath, store.library.filePath(for: id, as: .pdf), id)
@@ -256,7 +206,7 @@ final class ShelfControllerTests: XCTestCase {
             .init(waitFor: "Marked read.", event: .key(.backspace)),
             .init(waitFor: "2 publications", event: .key(.character("?"))),
         ])
-        _ = ShelfController(newsstand: newsstand, terminal: terminal, settings: settings).run()
+        run(ShelfController(newsstand: newsstand, terminal: terminal, settings: settings), on: terminal)
         let screens = terminal.frames.map { $0.lines().joined(separator: "\n") }
         XCTAssertTrue(screens.contains { $0.contains("newsstand · Beta Magazine") }, "Enter opened Beta")
         XCTAssertTrue(screens.contains { $0.contains("Marked read.") }, "u is toggle-read now")
@@ -302,7 +252,7 @@ final class ShelfControllerTests: XCTestCase {
         let controller = ShelfController(newsstand: newsstand, terminal: terminal) { (subscription: Subscription) throws(NewsstandError) in
             added.withLock { $0.append(subscription) }
         }
-        _ = controller.run()
+        run(controller, on: terminal)
         let screens = terminal.frames.map { $0.lines().joined(separator: "\n") }
         XCTAssertTrue(screens.contains { $0.contains("newsstand · Browse · cal") || $0.contains("newsstand · Browse · calibre Library") }, screens.last ?? "")
         XCTAssertTrue(screens.contains { $0.contains("issues · + subs") }, "a section that lists issues says so")

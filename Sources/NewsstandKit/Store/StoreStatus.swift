@@ -46,11 +46,19 @@ extension Store {
             }
         }
 
-        private static func time(_ date: Date) -> String {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = Calendar.current.isDateInToday(date) ? "HH:mm" : "yyyy-MM-dd HH:mm"
-            return formatter.string(from: date)
+        /// `HH:mm` today, else `yyyy-MM-dd HH:mm`, in local time. Made from the C library's
+        /// calendar: the shelf asks for it every frame, and a `DateFormatter` is costly to make.
+        static func time(_ date: Date, now: Date = Date()) -> String {
+            func local(_ date: Date) -> tm {
+                var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+                var parts = tm()
+                localtime_r(&seconds, &parts)
+                return parts
+            }
+            let (then, today) = (local(date), local(now))
+            let clock = String(format: "%02d:%02d", then.tm_hour, then.tm_min)
+            if then.tm_year == today.tm_year && then.tm_yday == today.tm_yday { return clock }
+            return String(format: "%04d-%02d-%02d ", then.tm_year + 1900, then.tm_mon + 1, then.tm_mday) + clock
         }
     }
 

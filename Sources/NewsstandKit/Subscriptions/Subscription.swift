@@ -116,6 +116,18 @@ public struct Subscription: Sendable, Equatable {
         return hostSlug.isEmpty ? "publication" : hostSlug
     }
 
+    /// ``suggestedName(for:)``, or that name with `-2`, `-3`… when it is taken.
+    public static func unusedName(for url: URL, taken: Set<String>) -> String {
+        let stem = suggestedName(for: url)
+        var name = stem
+        var suffix = 2
+        while taken.contains(name) {
+            name = "\(stem)-\(suffix)"
+            suffix += 1
+        }
+        return name
+    }
+
     public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.title == rhs.title && lhs.autoDownload == rhs.autoDownload
             && lhs.keepIssues == rhs.keepIssues && lhs.keepBytes == rhs.keepBytes && lhs.credentials == rhs.credentials

@@ -34,4 +34,70 @@ public struct ShelfState: Sendable, Equatable {
         let rows = (count + columns - 1) / columns
         firstRow = max(0, min(firstRow, max(0, rows - visibleRows)))
     }
+
+    /// Moves the selection for a movement key (arrows, vi keys, pages, ends: never rebound) in a
+    /// grid of `count` items; says whether the key was one.
+    public mutating func move(_ key: Key, count: Int, columns: Int, visibleRows: Int) -> Bool {
+        let columns = max(1, columns)
+        let page = columns * max(1, visibleRows)
+        let offset: Int
+        switch key {
+        case .left, .character("h"): offset = -1
+        case .right, .character("l"): offset = 1
+        case .up, .character("k"): offset = -columns
+        case .down, .character("j"): offset = columns
+        case .pageUp: offset = -page
+        case .pageDown: offset = page
+        case .home, .character("g"): offset = -selected
+        case .end, .character("G"): offset = count - 1 - selected
+        default: return false
+        }
+        if count > 0 { selected = min(max(0, selected + offset), count - 1) }
+        return true
+    }
+
+    /// Applies a key to the open filter prompt; says whether the filter changed (the list is to
+    /// be filtered again).
+    public mutating func editFilter(_ key: Key) -> Bool {
+        switch key {
+        case .enter:
+            isEditingFilter = false
+            selected = 0
+            firstRow = 0
+            return false
+        case .escape:
+            isEditingFilter = false
+            filter = ""
+            return true
+        case .backspace, .delete:
+            guard !filter.isEmpty else { return false }
+            filter.removeLast()
+            return true
+        case .character(let character):
+            filter.append(character)
+            selected = 0
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// What a key said to the overlay on top, which it closes.
+    public enum OverlayAnswer: Sendable, Equatable {
+        case dismissed
+        case quit
+        case delete(address: String)
+    }
+
+    /// Closes the overlay with `key`: `y` (or Enter) confirms; `q` confirms quitting too.
+    public mutating func answerOverlay(_ key: Key) -> OverlayAnswer {
+        let yes = key == .character("y") || key == .character("Y") || key == .enter
+        defer { overlay = .none }
+        switch overlay {
+        case .confirmDelete(let address, _) where yes: return .delete(address: address)
+        case .confirmQuit where yes || key == .character("q"): return .quit
+        default: return .dismissed
+        }
+    }
 }
+

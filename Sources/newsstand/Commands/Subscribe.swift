@@ -58,15 +58,7 @@ extension NewsstandCommand {
                 if catalogURL.isFileURL, !FileManager.default.fileExists(atPath: catalogURL.path) {
                     throw CommandFailure("There is no catalog file at \(TextSanitizer.inert(catalogURL.path)): give an http(s) URL or the path of a catalog file.", status: .noCatalog)
                 }
-                var chosen = name ?? Subscription.suggestedName(for: catalogURL)
-                if name == nil, let config {
-                    var suffix = 2
-                    let stem = chosen
-                    while config.subscription(named: chosen) != nil {
-                        chosen = "\(stem)-\(suffix)"
-                        suffix += 1
-                    }
-                }
+                let chosen = name ?? Subscription.unusedName(for: catalogURL, taken: Set(config?.subscriptions.map(\.name) ?? []))
                 guard Subscription.isValidName(chosen) else {
                     throw CommandFailure("--name \(TextSanitizer.inert(chosen)): use lowercase letters, digits, - and _ (it names a folder).", status: .usage)
                 }
