@@ -2,7 +2,9 @@ import Foundation
 import ShelfUI
 import XCTest
 
-/// Compares a rendered buffer with `Snapshots/NAME.txt`; `SNAPSHOT_RECORD=1 swift test` writes them anew.
+/// Compares a rendered buffer with `Snapshots/NAME.txt`; `SNAPSHOT_RECORD=1 swift test` writes
+/// them anew, and fails each test it writes for, so that a recording run is never taken for a
+/// passing one.
 func assertSnapshot(_ buffer: Buffer, named name: String, file: StaticString = #filePath, line: UInt = #line) {
     compareSnapshot(buffer.lines(), file: name + ".txt", what: "Snapshot \(name)", source: file, line: line)
 }
@@ -19,7 +21,15 @@ private func compareSnapshot(_ lines: [String], file name: String, what: String,
     let actual = lines.joined(separator: "\n") + "\n"
     if ProcessInfo.processInfo.environment["SNAPSHOT_RECORD"] == "1" {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? actual.write(to: path, atomically: true, encoding: .utf8)
+        let previous = try? String(contentsOf: path, encoding: .utf8)
+        do {
+            try actual.write(to: path, atomically: true, encoding: .utf8)
+        } catch {
+            XCTFail("\(what) could not be recorded at \(path.path): \(error)", file: source, line: line)
+            return
+        }
+        XCTFail("\(what) recorded (\(previous == actual ? "unchanged" : previous == nil ? "new" : "changed")): run again without SNAPSHOT_RECORD to check it.",
+                file: source, line: line)
         return
     }
     guard let expected = try? String(contentsOf: path, encoding: .utf8) else {

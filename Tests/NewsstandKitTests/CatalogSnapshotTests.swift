@@ -1,0 +1,88 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+/// The cached form of a catalog: every field reads back as it was.
+final class CatalogSnapshotTests: XCTestCase {
+    func testEveryFieldAndAwkwardTextReadBack() throws {
+        // Text as the validator leaves it (white space already collapsed): read back unchanged.
+        let awkward = "A & B <i>x</i> ]]> \u{1B}[31m red \u{7} tab here é 夏 🙂 end"
+        let entries = [
+            CatalogEntry(CatalogEntry.Fields(
+                id: "urn:uuid:1 & <2>", title: awkward, releaseDate: Date(timeIntervalSince1970: 1_794_556_800.75),
+                coverAddress: "data:image/png;base64,iVBORw0KGgo=",
+                acquisition: Acquisition(address: "http://127.0.0.1:8080/get/pdf/1?x=1&y=2", mediaType: .hpub, size: 41234,
+                                         sha256: String(repeating: "ab", count: 32)),
+                isFree: false, summary: awkward, price: "4.50 EUR", authors: "A. Writer, B. Artist")),
+            CatalogEntry(CatalogEntry.Fields(id: "plain", title: "Plain", acquisition: Acquisition(address: "http://127.0.0.1/p.cbz", mediaType: .cbz))),
+        ]
+        let catalog = Catalog(title: "Feed & <Co>", entries: entries)
+        let data = CatalogSnapshot.data(of: catalog)
+        let back = try CatalogReader().catalog(data, url: URL(string: "http://127.0.0.1:8080/feed")!)
+        XCTAssertEqual(back.title, "Feed & <Co>")
+        XCTAssertEqual(back.warnings, [])
+        XCTAssertEqual(back.entries.count, 2)
+        let first = back.entries[0]
+        XCTAssertEqual(first.id, "urn:uuid:1 & <2>")
+        XCTAssertEqual(first.title, awkward)
+        XCTAssertEqual(first.summary, awkward)
+        XCTAssertEqual(first.releaseDate, Date(timeIntervalSince1970: 1_794_556_800.75), "to the fraction of a second")
+        XCTAssertEqual(first.coverAddress, "data:image/png;base64,iVBORw0KGgo=")
+        XCTAssertEqual(first.downloadAddress, "http://127.0.0.1:8080/get/pdf/1?x=1&y=2")
+        XCTAssertEqual(first.mediaType, .hpub)
+        XCTAssertEqual(first.size, 41234)
+        XCTAssertEqual(first.sha256, String(repeating: "ab", count: 32))
+        XCTAssertFalse(first.isFree)
+        XCTAssertEqual(first.price, "4.50 EUR")
+        XCTAssertEqual(first.authors, "A. Writer, B. Artist")
+        XCTAssertEqual(back.entries[1].mediaType, .cbz, "the media type, not the extension's guess, is kept")
+        XCTAssertNil(back.entries[1].releaseDate)
+        XCTAssertEqual(first.localKey, LocalKey.make(for: "urn:uuid:1 & <2>"))
+    }
+
+    func testTheCacheKeepsEveryFormOfAnIssueAndReadsItByTheOneValidatorsRules() throws {
+        let entry = CatalogEntry(CatalogEntry.Fields(
+            id: "urn:x:1", title: "Tab\there\r\n and there", coverAddress: "ftp://covers.example/1.png",
+            acquisition: Acquisition(address: "http://127.0.0.1/1.epub", mediaType: .epub, size: 10, sizeIsAdvisory: true),
+            alternatives: [
+                Acquisition(address: "http://127.0.0.1/1.pdf", mediaType: .pdf, size: 20, sha256: String(repeating: "cd", count: 32)),
+                Acquisition(address: "http://shop.example/1", mediaType: .pdf, throughWebPage: true),
+            ]))
+        let data = CatalogSnapshot.data(of: Catalog(title: nil, entries: [entry]))
+        let back = try XCTUnwrap(try CatalogReader().catalog(data, url: URL(string: "http://127.0.0.1/feed")!).entries.first)
+        XCTAssertEqual(back.acquisitions, entry.acquisitions, "the alternatives are not lost in the cache")
+        XCTAssertEqual(back.title, "Tab here and there", "white space collapsed as for every catalog")
+        XCTAssertNil(back.coverAddress, "a cover that is no http(s) link is left out, the issue kept")
+    }
+
+    func testALargeSnapshotIsAValidBinaryPropertyList() throws {
+        // Over 255 and 65,535 objects: references and offsets in two and three or four bytes.
+        let entries = (0..<7000).map { number in
+            CatalogEntry(CatalogEntry.Fields(
+                id: "urn:uuid:\(number)", title: "Issue \(number) — été", releaseDate: Date(timeIntervalSince1970: Double(number) * 86_400),
+                acquisition: Acquisition(address: "http://127.0.0.1/\(number).pdf", mediaType: .pdf, size: Int64(number)),
+                isFree: number % 2 == 0, summary: String(repeating: "s", count: number % 40)))
+        }
+        let data = CatalogSnapshot.data(of: Catalog(title: "Big", entries: entries))
+        XCTAssertTrue(data.starts(with: Array("bplist00".utf8)))
+        // Foundation's reader agrees it is a property list.
+        let parsed = try XCTUnwrap(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+        XCTAssertEqual((parsed["Issues"] as? [Any])?.count, 7000)
+        let back = try CatalogReader().catalog(data, url: URL(string: "http://127.0.0.1/feed")!)
+        XCTAssertEqual(back.entries.map(\.id), entries.map(\.id))
+        XCTAssertEqual(back.entries.map(\.title), entries.map(\.title))
+        XCTAssertEqual(back.entries.map(\.size), entries.map(\.size))
+        XCTAssertEqual(back.entries.map(\.releaseDate), entries.map(\.releaseDate))
+        XCTAssertEqual(back.entries.map(\.isFree), entries.map(\.isFree))
+        // An empty summary is no summary, in every catalog.
+        XCTAssertEqual(back.entries.map(\.summary), entries.map { $0.summary.flatMap { $0.isEmpty ? nil : $0 } })
+    }
+
+    func testAGivenLocalKeyIsUsedOnlyWhenItIsSafe() throws {
+        let catalog = Fixtures.catalog([["ID": "a:b", "Local key": "../../etc", "Title": "T", "Download URL": "x.pdf"],
+                                        ["ID": "c:d", "Local key": "kept-key", "Title": "T", "Download URL": "y.pdf"]])
+        let back = try CatalogReader().catalog(catalog, url: URL(string: "http://127.0.0.1/c.plist")!)
+        XCTAssertEqual(back.entries.map(\.localKey), [LocalKey.make(for: "a:b"), "kept-key"])
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+/// Keys name folders already on readers' disks: the faster byte path must make the same keys.
+final class LocalKeyStabilityTests: XCTestCase {
+    /// How keys were made before the byte path (by Characters).
+    private func reference(_ id: String) -> String {
+        if LocalKey.isValid(id) { return id }
+        let tail = id.split(whereSeparator: { $0 == ":" || $0 == "/" }).last.map(String.init) ?? ""
+        let stem = String(tail.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+            .prefix(40).map(Character.init)).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        let hash = Fixtures.sha256(Data(id.utf8)).prefix(10)
+        return (stem.isEmpty ? "issue" : stem) + "-" + hash
+    }
+
+    func testTheSameKeysAsBefore() {
+        var ids = ["urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a01", "http://example.com/issues/7", "a b", "::", "//x//", "-x-",
+                   "tag:quarterly.example,2026:q4", String(repeating: "z", count: 150), "../../etc", "a:--b--:", "é:été", "夏/1",
+                   "Issue #42 (May)", "\r\n", "x/\r\ny", ""]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ09-:/._ #%é夏\u{301}\r\n".unicodeScalars)
+        for _ in 0..<2000 {
+            let length = Int.random(in: 1...60, using: &generator)
+            ids.append(String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator)! })))
+        }
+        for id in ids where !id.isEmpty {
+            XCTAssertEqual(LocalKey.make(for: id), reference(id), id.debugDescription)
+        }
+    }
+}
