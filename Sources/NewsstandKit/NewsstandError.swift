@@ -68,11 +68,45 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
     public let message: String
     /// Whether the same request may succeed if tried again later.
     public let isRetryable: Bool
+    /// For a catalog that cannot be read: what is wrong with it, without a subject, so that it
+    /// can be said of "the catalog" or of a named one ("Cannot read the catalog URL: it …").
+    public let catalogFault: CatalogFault?
+
+    /// What is wrong with a catalog, said of the catalog (`is not valid JSON`) or of a part of it
+    /// (`root must be an array`).
+    public struct CatalogFault: Sendable {
+        public enum Subject: Sendable { case catalog, part }
+        public let subject: Subject
+        public let predicate: String
+
+        /// The fault said of `name` ("The catalog", or "it" when the catalog was named before).
+        public func said(of name: String) -> String {
+            subject == .catalog ? name + " " + predicate : (name == "it" ? "its" : name + "'s") + " " + predicate
+        }
+    }
 
     public init(_ code: Code, _ message: String, retryable: Bool = false) {
         self.code = code
         self.message = message
         self.isRetryable = retryable
+        catalogFault = nil
+    }
+
+    private init(fault: CatalogFault) {
+        code = .invalidCatalog
+        message = fault.said(of: "The catalog")
+        isRetryable = false
+        catalogFault = fault
+    }
+
+    /// A catalog that cannot be read: "The catalog " + `predicate`.
+    public static func invalidCatalog(_ predicate: String) -> NewsstandError {
+        NewsstandError(fault: CatalogFault(subject: .catalog, predicate: predicate))
+    }
+
+    /// A catalog that cannot be read for a part of it: "The catalog's " + `predicate`.
+    public static func invalidCatalog(its predicate: String) -> NewsstandError {
+        NewsstandError(fault: CatalogFault(subject: .part, predicate: predicate))
     }
 
     public var description: String { message }

@@ -213,10 +213,10 @@ final class NewsstandTests: XCTestCase {
         harness.server.serve("/catalog.plist", .init(body: Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")]),
                                                      contentType: "application/xml", etag: "\"c\"", extraHeaders: ["Cache-Control: max-age=3600"]))
         let store = harness.makeStore()
-        _ = try store.refreshAndWait(respectingFreshness: true).get()
+        _ = try store.refreshAndWait(.respectingFreshness).get()
         XCTAssertEqual(harness.server.requests(for: "/catalog.plist").count, 1)
         let again = harness.makeStore()
-        let summary = try again.refreshAndWait(respectingFreshness: true).get()
+        let summary = try again.refreshAndWait(.respectingFreshness).get()
         XCTAssertFalse(summary.askedServer)
         XCTAssertEqual(summary.totalIssues, 1)
         XCTAssertEqual(harness.server.requests(for: "/catalog.plist").count, 1, "fresh: no request")
@@ -232,7 +232,7 @@ final class NewsstandTests: XCTestCase {
         busy.server.inject(.status(503, retryAfter: 3600), into: "/catalog.plist")
         XCTAssertEqual(busy.makeStore().refreshAndWait().failureCode, .httpStatus)
         let count = busy.server.requests(for: "/catalog.plist").count
-        XCTAssertFalse(try busy.makeStore().refreshAndWait(respectingFreshness: true).get().askedServer)
+        XCTAssertFalse(try busy.makeStore().refreshAndWait(.respectingFreshness).get().askedServer)
         XCTAssertEqual(busy.server.requests(for: "/catalog.plist").count, count, "Retry-After honoured")
     }
 

@@ -92,4 +92,33 @@ public final class CatalogFetcher: Sendable {
         return Document(data: FileManager.default.contents(atPath: path) ?? Data(), url: result.response.url ?? url,
                         contentType: result.response.contentType)
     }
+
+    /// What a catalog request's answer means.
+    enum Answer {
+        /// 304: the copy with these validators is still the catalog.
+        case unchanged
+        /// The document, as it arrived.
+        case document(Document)
+        /// The catalog could not be had; `retryAfter` when the server asked to be left alone.
+        case failure(NewsstandError, retryAfter: TimeInterval?)
+    }
+
+    /// The answer to a catalog request whose body was written to `path`; `conditional` when it
+    /// carried a copy's validators (only then is a 304 an answer).
+    func answer(to result: TransferResult, bodyAt path: String, conditional: Bool) -> Answer {
+        if let failure = result.failure { return .failure(failure, retryAfter: nil) }
+        let response = result.response
+        switch response.statusCode {
+        case 304 where conditional:
+            return .unchanged
+        case 200..<300:
+            return .document(Document(data: FileManager.default.contents(atPath: path) ?? Data(), url: response.url ?? subscription.url,
+                                      contentType: response.contentType))
+        case let status:
+            let failure = HTTPFailure.error(response, subject: .catalog(address: subscription.url.absoluteString), advice: advice)
+                ?? NewsstandError(.httpStatus, "The server answered HTTP \(status) instead of the catalog.")
+            let busy = status == 429 || status == 503
+            return .failure(failure, retryAfter: busy ? response.retryAfter.map { min($0, 24 * 3600) } : nil)
+        }
+    }
 }

@@ -27,7 +27,7 @@ public struct AtomFeedFormat: CatalogFormat {
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         let tree = try XMLFeed.parse(data, limits: limits)
         guard tree.isElement(tree.root, "feed", in: Self.atom) else {
-            throw NewsstandError(.invalidCatalog, "The catalog is XML but not an Atom feed (its root is <\(TextSanitizer.inert(tree.elements[0].name))>).")
+            throw NewsstandError.invalidCatalog("is XML but not an Atom feed (its root is <\(TextSanitizer.inert(tree.elements[0].name))>).")
         }
         var page = FeedPage(format: .atom, url: url)
         var isOPDS = tree.namespaces.contains(Self.opds)
@@ -220,11 +220,11 @@ enum XMLFeed {
         } catch {
             switch error.kind {
             case .entityDeclaration:
-                throw NewsstandError(.invalidCatalog, "The catalog declares XML entities (line \(error.line)), which are not allowed.")
+                throw NewsstandError.invalidCatalog("declares XML entities (line \(error.line)), which are not allowed.")
             case .tooDeep(let limit):
-                throw NewsstandError(.invalidCatalog, "The catalog nests deeper than \(limit) levels (line \(error.line)).")
+                throw NewsstandError.invalidCatalog("nests deeper than \(limit) levels (line \(error.line)).")
             case .malformed(let reason):
-                throw NewsstandError(.invalidCatalog, "The catalog is not well-formed XML (line \(error.line): \(TextSanitizer.inert(reason))).")
+                throw NewsstandError.invalidCatalog("is not well-formed XML (line \(error.line): \(TextSanitizer.inert(reason))).")
             }
         }
     }

@@ -14,7 +14,7 @@ public struct BakerShelfFormat: CatalogFormat {
 
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         guard let items = try JSONFeed.parse(data, limits: limits) as? [Any] else {
-            throw NewsstandError(.invalidCatalog, "The catalog is JSON but not a Baker shelf (its root is not an array).")
+            throw NewsstandError.invalidCatalog("is JSON but not a Baker shelf (its root is not an array).")
         }
         var page = FeedPage(format: .baker, url: url)
         for (index, value) in items.enumerated() {

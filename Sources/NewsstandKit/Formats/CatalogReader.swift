@@ -42,7 +42,7 @@ public struct CatalogReader: Sendable {
             if contentType?.lowercased().contains("html") == true { what = "a web page (HTML), not a feed" }
             else { what = "in no format newsstand reads (\(known))" }
         }
-        return NewsstandError(.invalidCatalog, "The catalog is \(what).")
+        return NewsstandError.invalidCatalog("is \(what).")
     }
 
     /// One document read as a page of its format.

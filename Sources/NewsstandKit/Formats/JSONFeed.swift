@@ -29,12 +29,12 @@ enum JSONFeed {
             return deepest
         }
         guard depth <= limits.maximumDepth else {
-            throw NewsstandError(.invalidCatalog, "The catalog nests deeper than \(limits.maximumDepth) levels.")
+            throw NewsstandError.invalidCatalog("nests deeper than \(limits.maximumDepth) levels.")
         }
         do {
             return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw NewsstandError(.invalidCatalog, "The catalog is not valid JSON.")
+            throw NewsstandError.invalidCatalog("is not valid JSON.")
         }
     }
 

@@ -18,7 +18,7 @@ public struct OPDS2Format: CatalogFormat {
 
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         guard let root = try JSONFeed.parse(data, limits: limits) as? [String: Any] else {
-            throw NewsstandError(.invalidCatalog, "The catalog is JSON but not an OPDS 2 feed (its root is not an object).")
+            throw NewsstandError.invalidCatalog("is JSON but not an OPDS 2 feed (its root is not an object).")
         }
         var page = FeedPage(format: .opds2, url: url)
         let metadata = root["metadata"] as? [String: Any]

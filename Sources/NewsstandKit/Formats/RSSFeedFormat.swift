@@ -22,7 +22,7 @@ public struct RSSFeedFormat: CatalogFormat {
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         let tree = try XMLFeed.parse(data, limits: limits)
         guard tree.elements[tree.root].name == "rss" && namespace(of: tree.root, in: tree) == nil, let channel = tree.children(of: tree.root).first(where: { namespace(of: $0, in: tree) == nil && tree.elements[$0].name == "channel" }) else {
-            throw NewsstandError(.invalidCatalog, "The catalog is XML but not an RSS feed (no <rss><channel>).")
+            throw NewsstandError.invalidCatalog("is XML but not an RSS feed (no <rss><channel>).")
         }
         var page = FeedPage(format: .rss, url: url)
         page.title = tree.children(of: channel).first { namespace(of: $0, in: tree) == nil && tree.elements[$0].name == "title" }

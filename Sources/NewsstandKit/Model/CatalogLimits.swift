@@ -19,7 +19,7 @@ public struct CatalogLimits: Sendable {
     /// Refuses a document larger than ``maximumSize``, in the one sentence every format uses.
     public func checkSize(of data: Data) throws(NewsstandError) {
         guard data.count <= maximumSize else {
-            throw NewsstandError(.invalidCatalog, "The catalog is \(data.count) bytes, more than the \(maximumSize) allowed.")
+            throw NewsstandError.invalidCatalog("is \(data.count) bytes, more than the \(maximumSize) allowed.")
         }
     }
 }

@@ -51,7 +51,7 @@ extension Newsstand {
         let changed = DispatchSemaphore(value: 0)
         let observer = center.addObserver(forName: Issue.stateDidChangeNotification, object: nil, queue: nil) { _ in changed.signal() }
         defer { center.removeObserver(observer) }
-        let results = refreshAllAndWait(respectingFreshness: true, readingUnchanged: false) { [self] store, result in
+        let results = refreshAllAndWait([.respectingFreshness, .leavingUnchangedUnread]) { [self] store, result in
             if store.numberOfIssues == 0 && needsIssues(store) && !store.loadCache(), (try? result.get()) != nil {
                 // The server answered, but the copy it called current no longer reads (loadCache
                 // set it aside): fetch it whole. A server that did not answer is not asked twice.

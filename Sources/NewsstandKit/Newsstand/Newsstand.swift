@@ -229,7 +229,7 @@ public final class Newsstand: Sendable {
     /// others. `each` runs as each subscription's refresh ends, `completion` once after the last,
     /// both on background threads; `completion` has a result per subscription in the newsstand's order.
     public func refreshAll(
-        respectingFreshness: Bool = false, readingUnchanged: Bool = true,
+        _ options: Store.RefreshOptions = [],
         each: @escaping @Sendable (Store, Result<Store.RefreshSummary, NewsstandError>) -> Void = { _, _ in },
         completion: @escaping @Sendable ([(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)]) -> Void
     ) {
@@ -245,7 +245,7 @@ public final class Newsstand: Sendable {
             }
             guard index < stores.count else { return }
             group.enter()
-            stores[index].refresh(respectingFreshness: respectingFreshness, readingUnchanged: readingUnchanged) { result in
+            stores[index].refresh(options) { result in
                 results.withLock { $0[index] = result }
                 startNext()
                 each(stores[index], result)
@@ -259,14 +259,14 @@ public final class Newsstand: Sendable {
         }
     }
 
-    /// ``refreshAll(respectingFreshness:completion:)``, waiting for the group to end. Not on a UI thread.
+    /// ``refreshAll(_:each:completion:)``, waiting for the group to end. Not on a UI thread.
     public func refreshAllAndWait(
-        respectingFreshness: Bool = false, readingUnchanged: Bool = true,
+        _ options: Store.RefreshOptions = [],
         each: @escaping @Sendable (Store, Result<Store.RefreshSummary, NewsstandError>) -> Void = { _, _ in }
     ) -> [(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)] {
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<[(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)]>([])
-        refreshAll(respectingFreshness: respectingFreshness, readingUnchanged: readingUnchanged, each: each) { results in
+        refreshAll(options, each: each) { results in
             outcome.withLock { $0 = results }
             done.signal()
         }

@@ -44,9 +44,9 @@ public final class Store: Sendable {
     /// Every request of this publication (catalog, pages, covers, downloads): its credentials,
     /// headers and query for the catalog's origin only.
     let fetcher: CatalogFetcher
-    private var center: NotificationCenter { configuration.notificationCenter }
+    var center: NotificationCenter { configuration.notificationCenter }
 
-    private struct Contents: Sendable {
+    struct Contents: Sendable {
         var status: Status = .idle
         var title: String?
         var issues: [Issue] = []
@@ -64,7 +64,7 @@ public final class Store: Sendable {
         var refreshWaiters: [@Sendable (Result<RefreshSummary, NewsstandError>) -> Void] = []
     }
 
-    private let contents = Locked(Contents())
+    let contents = Locked(Contents())
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -196,15 +196,12 @@ public final class Store: Sendable {
     ///
     /// Sends the cached copy's validators, so that an unchanged catalog costs a 304. When the
     /// network fails or the server sends a bad catalog, the cached copy stays and the status
-    /// says offline; with no cached copy the status is failed. With `respectingFreshness`, a
-    /// cached copy the server called fresh is used without a request (for unattended syncs).
-    /// With `readingUnchanged` false, a catalog the server says is unchanged (or fresh) is not
-    /// read from the cache either: ``numberOfIssues`` stays 0 until ``loadCache()`` — a sync of a
-    /// hundred unchanged publications then costs a hundred small requests and nothing more.
+    /// says offline; with no cached copy the status is failed. See ``RefreshOptions`` for what
+    /// an unattended sync asks.
     public func refresh(
-        respectingFreshness: Bool = false, readingUnchanged: Bool = true,
-        completion: @escaping @Sendable (Result<RefreshSummary, NewsstandError>) -> Void = { _ in }
+        _ options: RefreshOptions = [], completion: @escaping @Sendable (Result<RefreshSummary, NewsstandError>) -> Void = { _ in }
     ) {
+        let (respectingFreshness, readingUnchanged) = (options.contains(.respectingFreshness), !options.contains(.leavingUnchangedUnread))
         let start = contents.withLock { contents -> Bool in
             contents.refreshWaiters.append(completion)
             guard !contents.refreshing else { return false }
@@ -252,10 +249,10 @@ public final class Store: Sendable {
     }
 
     /// Fetches the catalog and waits for the answer. For command-line use, not on a UI thread.
-    public func refreshAndWait(respectingFreshness: Bool = false) -> Result<RefreshSummary, NewsstandError> {
+    public func refreshAndWait(_ options: RefreshOptions = []) -> Result<RefreshSummary, NewsstandError> {
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<RefreshSummary, NewsstandError>?>(nil)
-        refresh(respectingFreshness: respectingFreshness) { result in
+        refresh(options) { result in
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -308,70 +305,58 @@ public final class Store: Sendable {
     }
 
     /// A catalog that arrived but cannot be read, as one sentence on what is wrong and one on what
-    /// to do: the decoder's reason says "The catalog …", which here becomes "it …".
+    /// to do: the fault the reader found, said of the catalog named here.
     static func unreadable(_ error: NewsstandError, at address: String) -> NewsstandError {
         guard error.code == .invalidCatalog else { return error }
-        var cause = error.message
-        if cause.hasPrefix("The catalog's ") {
-            cause = "its " + cause.dropFirst("The catalog's ".count)
-        } else if cause.hasPrefix("The catalog ") {
-            cause = "it " + cause.dropFirst("The catalog ".count)
-        }
+        let cause = error.catalogFault?.said(of: "it") ?? error.message
         return NewsstandError(.invalidCatalog, "Cannot read the catalog \(TextSanitizer.inert(address)): \(cause) Check the address, or ask its publisher to fix it.")
     }
 
     private func catalogTransferFinished(_ result: TransferResult, cached: CatalogCache.Info?) {
-        let url = subscription.url
-        let response = result.response
-        let status = response.statusCode
         let now = Date()
-        let freshUntil = response.maxAge.map { now.addingTimeInterval($0) }
-        var failure = result.failure
-        if failure == nil {
-            switch status {
-            case 304 where cached != nil:
-                var info = cached!
-                info.authentication = knownAuthentication ?? info.authentication
-                info.fetchedAt = now
-                info.freshUntil = freshUntil
-                info.retryNotBefore = nil
-                try? cache.writeInfo(info, durable: false)
-                contents.withLock {
-                    $0.fetchedAt = info.fetchedAt
-                    $0.source = .network
-                }
+        let freshUntil = result.response.maxAge.map { now.addingTimeInterval($0) }
+        let failure: NewsstandError
+        switch fetcher.answer(to: result, bodyAt: cache.downloadPath, conditional: cached != nil) {
+        case .unchanged:
+            var info = cached!
+            info.authentication = knownAuthentication ?? info.authentication
+            info.fetchedAt = now
+            info.freshUntil = freshUntil
+            info.retryNotBefore = nil
+            try? cache.writeInfo(info, durable: false)
+            contents.withLock {
+                $0.fetchedAt = info.fetchedAt
+                $0.source = .network
+            }
+            setStatus(.ready(source: .network, fetchedAt: info.fetchedAt))
+            let count = numberOfIssues > 0 ? numberOfIssues : info.issueCount ?? 0
+            finishRefresh(.success(RefreshSummary(changed: false, newIssues: 0, totalIssues: count, source: .network)))
+            return
+        case .document(let document):
+            do {
+                let catalog = try readCatalog(document)
+                // The URL as it may be shown: a key inside it stays off the disk.
+                let info = CatalogCache.Info(
+                    url: subscription.displayAddress, etag: result.response.etag, lastModified: result.response.lastModified, fetchedAt: now,
+                    freshUntil: freshUntil, authentication: knownAuthentication)
+                // Not being able to cache is no reason to refuse a good catalog.
+                try? cache.save(catalog, info: info, masking: URLSecrets.secrets(in: subscription.url))
+                let summary = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
                 setStatus(.ready(source: .network, fetchedAt: info.fetchedAt))
-                let count = numberOfIssues > 0 ? numberOfIssues : info.issueCount ?? 0
-                finishRefresh(.success(RefreshSummary(changed: false, newIssues: 0, totalIssues: count, source: .network)))
+                finishRefresh(.success(summary))
                 return
-            case 200..<300:
-                let data = FileManager.default.contents(atPath: cache.downloadPath) ?? Data()
-                do {
-                    // Relative links resolve against where the catalog came from after redirects.
-                    let catalog = try readCatalog(CatalogFetcher.Document(data: data, url: response.url ?? url, contentType: response.contentType))
-                    // The URL as it may be shown: a key inside it stays off the disk.
-                    let info = CatalogCache.Info(
-                        url: subscription.displayAddress, etag: response.etag, lastModified: response.lastModified, fetchedAt: now,
-                        freshUntil: freshUntil, authentication: knownAuthentication)
-                    // Not being able to cache is no reason to refuse a good catalog.
-                    try? cache.save(catalog, info: info, masking: URLSecrets.secrets(in: url))
-                    let summary = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
-                    setStatus(.ready(source: .network, fetchedAt: info.fetchedAt))
-                    finishRefresh(.success(summary))
-                    return
-                } catch {
-                    failure = Self.unreadable(error, at: url.absoluteString)
-                }
-            default:
-                failure = HTTPFailure.error(response, subject: .catalog(address: url.absoluteString), advice: advice)
-                if let retryAfter = response.retryAfter, status == 429 || status == 503, var info = cached {
-                    info.retryNotBefore = now.addingTimeInterval(min(retryAfter, 24 * 3600))
-                    try? cache.writeInfo(info)
-                }
+            } catch {
+                failure = Self.unreadable(error, at: subscription.url.absoluteString)
+            }
+        case .failure(let error, let retryAfter):
+            failure = error
+            if let retryAfter, var info = cached {
+                info.retryNotBefore = now.addingTimeInterval(retryAfter)
+                try? cache.writeInfo(info)
             }
         }
         unlink(cache.downloadPath)
-        failRefresh(failure ?? NewsstandError(.network, "The catalog could not be fetched."))
+        failRefresh(failure)
     }
 
     /// What this process knows of how the catalog's origin authenticates.
@@ -402,83 +387,6 @@ public final class Store: Sendable {
         for waiter in waiters { waiter(result) }
     }
 
-    /// Replaces the issue list, keeping the `Issue` objects (and their downloads) of known keys,
-    /// and records in the reading state which issues were seen for the first time.
-    private func apply(_ catalog: Catalog, source: CatalogSource, fetchedAt: Date) -> RefreshSummary {
-        let folders = library.keysWithFolders()
-        let (library, center, name) = (library, center, name)
-        var previousWasEmpty = false
-        let summary = contents.withLock { contents -> RefreshSummary in
-            let previous = (issues: contents.issues, positions: contents.positions)
-            previousWasEmpty = previous.issues.isEmpty
-            let entries = catalog.entries
-            // A first load of 100,000 issues makes as many objects: made on every core.
-            let pieces = Pieces.map(entries.count) { range, _ -> (issues: [Issue], new: Int, changed: Bool) in
-                var issues: [Issue] = []
-                issues.reserveCapacity(range.count)
-                var new = 0
-                var changed = false
-                for entry in entries[range] {
-                    if let position = previous.positions[entry.localKey] {
-                        let existing = previous.issues[position]
-                        if existing.entry != entry {
-                            existing.update(entry: entry)
-                            changed = true
-                        }
-                        issues.append(existing)
-                    } else {
-                        issues.append(Issue(entry: entry, subscription: name, library: library, center: center,
-                                            hasFolder: folders.contains(entry.localKey)))
-                        new += 1
-                        changed = true
-                    }
-                }
-                return (issues, new, changed)
-            }
-            var issues: [Issue] = pieces.count == 1 ? pieces[0].issues : []
-            if pieces.count > 1 {
-                issues.reserveCapacity(entries.count)
-                for piece in pieces { issues.append(contentsOf: piece.issues) }
-            }
-            let newIssues = pieces.reduce(0) { $0 + $1.new }
-            var changed = pieces.contains { $0.changed } || previous.issues.count != entries.count || contents.title != catalog.title
-            if !changed {
-                changed = zip(issues, previous.issues).contains { $0 !== $1 }
-            }
-            contents.issues = issues
-            contents.positions = catalog.positions
-            contents.title = catalog.title
-            contents.warnings = catalog.warnings
-            contents.format = catalog.format
-            contents.search = catalog.search
-            contents.navigation = catalog.navigation
-            contents.itemsWithoutDownload = catalog.itemsWithoutDownload
-            contents.remarks = catalog.remarks
-            contents.fetchedAt = fetchedAt
-            contents.source = source
-            return RefreshSummary(
-                changed: changed, newIssues: previous.issues.isEmpty ? entries.count : newIssues,
-                totalIssues: issues.count, source: source)
-        }
-        var result = summary
-        // Issues never seen before, by the reading state: right even when this process had not
-        // loaded the previous copy (a sync reads an old catalog only when it must).
-        if let firstSeen = loadReadingState(), previousWasEmpty { result.newIssues = firstSeen }
-        if summary.changed { center.post(name: Self.issuesDidChangeNotification, object: self) }
-        return result
-    }
-
-    /// Gives each issue its reading record, recording first sightings; returns how many there were
-    /// (nil without a reading state).
-    @discardableResult
-    private func loadReadingState() -> Int? {
-        guard let readingState = configuration.readingState else { return nil }
-        let issues = self.issues
-        guard let snapshot = try? readingState.load(subscription: name, keys: issues.map(\.localKey)) else { return nil }
-        for issue in issues { issue.setReading(snapshot.record(for: issue.localKey), notify: false) }
-        return snapshot.firstSeen
-    }
-
     private func setStatus(_ status: Status) {
         let changed = contents.withLock { contents -> Bool in
             guard contents.status != status || contents.status.summary != status.summary else { return false }
@@ -488,54 +396,8 @@ public final class Store: Sendable {
         if changed { center.post(name: Self.statusDidChangeNotification, object: self) }
     }
 
-    // MARK: Covers
-
-    /// Fetches the issue's cover into the library (once), then calls `completion` with its path,
-    /// on a background thread. Covers larger than 10 MB are refused.
+    /// Fetches the issue's cover into the library (once); see ``CoverFetcher``.
     public func fetchCover(for issue: Issue, completion: @escaping @Sendable (Result<String, NewsstandError>) -> Void) {
-        let path = issue.coverPath
-        if FileOps.regularFileSize(path) != nil {
-            completion(.success(path))
-            return
-        }
-        if let address = issue.entry.coverAddress, let inline = InlineCover.decode(address) {
-            // A cover inside the feed (a `data:` URI, size-capped when read) is written, not fetched.
-            do {
-                try library.prepareCoversFolder()
-                try FileOps.writeAtomically(inline, to: path, durable: false)
-                completion(.success(path))
-            } catch {
-                completion(.failure(error))
-            }
-            return
-        }
-        guard let url = issue.entry.coverURL else {
-            completion(.failure(NewsstandError(.notFound, "\(TextSanitizer.inert(issue.id)) has no cover.")))
-            return
-        }
-        let part = path + ".part"
-        var request: TransferRequest
-        do {
-            try library.prepareCoversFolder()
-            if library.adoptLegacyCover(for: issue.localKey) {
-                completion(.success(path))
-                return
-            }
-            request = try makeRequest(url, destination: part)
-        } catch {
-            completion(.failure(error))
-            return
-        }
-        request.maximumBytes = 10 << 20
-        request.maximumBytesPerSecond = nil
-        configuration.engine.start(request, handlers: TransferHandlers { result in
-            let failure = result.failure ?? HTTPFailure.error(result.response, subject: .cover, advice: self.advice)
-            if failure == nil, rename(part, path) == 0 {
-                completion(.success(path))
-            } else {
-                unlink(part)
-                completion(.failure(failure ?? NewsstandError(.fileSystem, "The cover could not be saved.")))
-            }
-        })
+        CoverFetcher(requests: fetcher, library: library, engine: configuration.engine).fetch(for: issue, completion: completion)
     }
 }

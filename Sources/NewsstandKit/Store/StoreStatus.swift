@@ -62,6 +62,20 @@ extension Store {
         }
     }
 
+    /// What a refresh may skip.
+    public struct RefreshOptions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// A cached copy the server called fresh (its max-age, a Retry-After) is used without a
+        /// request: an unattended sync asks nothing it was told not to.
+        public static let respectingFreshness = RefreshOptions(rawValue: 1)
+        /// A catalog the server says is unchanged (or fresh) is not read from the cache either:
+        /// ``Store/numberOfIssues`` stays 0 until ``Store/loadCache()`` — a sync of a hundred
+        /// unchanged publications then costs a hundred small requests and nothing more.
+        public static let leavingUnchangedUnread = RefreshOptions(rawValue: 2)
+    }
+
     /// What a refresh found.
     public struct RefreshSummary: Sendable, Equatable {
         /// Whether the issue list differs from the one before.

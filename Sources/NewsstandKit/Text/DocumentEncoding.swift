@@ -76,11 +76,11 @@ public enum DocumentEncoding {
         guard !encoding.isEmpty, encoding.count <= 40,
               encoding.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.:()".unicodeScalars.contains($0) })
         else {
-            throw NewsstandError(.invalidCatalog, "The catalog says it is in the encoding \"\(TextSanitizer.inert(String(encoding.prefix(40))))\", which is no encoding's name.")
+            throw NewsstandError.invalidCatalog("says it is in the encoding \"\(TextSanitizer.inert(String(encoding.prefix(40))))\", which is no encoding's name.")
         }
         let descriptor = iconv_open("UTF-8", encoding)
         guard descriptor != iconv_t(bitPattern: -1) else {
-            throw NewsstandError(.invalidCatalog, "The catalog is in the encoding \(TextSanitizer.inert(encoding)), which this system cannot read (iconv does not know it).")
+            throw NewsstandError.invalidCatalog("is in the encoding \(TextSanitizer.inert(encoding)), which this system cannot read (iconv does not know it).")
         }
         defer { iconv_close(descriptor) }
         var input = Array(bytes)

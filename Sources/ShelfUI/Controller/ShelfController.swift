@@ -90,7 +90,7 @@ public final class ShelfController {
                 }
             }
             for store in stores { newsstand.resumeInterruptedDownloads(in: store) }
-            newsstand.refreshAll(respectingFreshness: true, each: { store, _ in
+            newsstand.refreshAll(.respectingFreshness, each: { store, _ in
                 newsstand.resumeInterruptedDownloads(in: store)
             }, completion: { _ in })
         }

@@ -28,7 +28,7 @@ extension NewsstandCommand {
                     }
                     newsstand.withEachCachedStore(stores) { store, _ in printer.print(store) }
                 } else {
-                    let results = refreshAll(newsstand, stores, respectingFreshness: true)
+                    let results = refreshAll(newsstand, stores, .respectingFreshness)
                     for (store, result) in results {
                         printWarnings(store, among: stores.count)
                         if case .failure(let error) = result {

@@ -170,11 +170,11 @@ func loadCatalogs(_ newsstand: Newsstand, _ stores: [Store], needing addresses: 
 }
 
 /// Refreshes `stores` as one group (all of the newsstand's, or a selection).
-func refreshAll(_ newsstand: Newsstand, _ stores: [Store], respectingFreshness: Bool = false) -> [(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)] {
+func refreshAll(_ newsstand: Newsstand, _ stores: [Store], _ options: Store.RefreshOptions = []) -> [(store: Store, result: Result<Store.RefreshSummary, NewsstandError>)] {
     if stores.count == newsstand.stores.count {
-        return newsstand.refreshAllAndWait(respectingFreshness: respectingFreshness)
+        return newsstand.refreshAllAndWait(options)
     }
-    return stores.map { ($0, $0.refreshAndWait(respectingFreshness: respectingFreshness)) }
+    return stores.map { ($0, $0.refreshAndWait(options)) }
 }
 
 /// The entries `store` skipped, at most twenty lines; named after the store when there are several.

@@ -39,7 +39,7 @@ public struct PropertyListFormat: CatalogFormat {
             } else {
                 let start = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
                 guard start.first == UInt8(ascii: "<") else {
-                    throw NewsstandError(.invalidCatalog, "The catalog is not a property list (neither XML nor binary).")
+                    throw NewsstandError.invalidCatalog("is not a property list (neither XML nor binary).")
                 }
                 let root = try XMLPropertyListParser.parse(data, maximumDepth: limits.maximumDepth)
                 let items: [PropertyListValue]
@@ -53,7 +53,7 @@ public struct PropertyListFormat: CatalogFormat {
         } catch let error as NewsstandError {
             throw error
         } catch {
-            throw NewsstandError(.invalidCatalog, "The catalog is not a valid property list.")
+            throw NewsstandError.invalidCatalog("is not a valid property list.")
         }
         return page
     }
@@ -119,9 +119,8 @@ public struct PropertyListFormat: CatalogFormat {
         }
     }
 
-    private static let missingIssues = NewsstandError(.invalidCatalog, "The catalog's root dictionary has no `Issues` array.")
-    private static let notACatalog = NewsstandError(
-        .invalidCatalog, "The catalog's root must be an array of issues or a dictionary with `Issues`.")
+    private static let missingIssues = NewsstandError.invalidCatalog(its: "root dictionary has no `Issues` array.")
+    private static let notACatalog = NewsstandError.invalidCatalog(its: "root must be an array of issues or a dictionary with `Issues`.")
 
     /// The results of `body` for each piece of `0..<count`, joined in order.
     private static func inPieces<Element: Sendable>(
@@ -259,16 +258,16 @@ public struct PropertyListFormat: CatalogFormat {
     private static func failure(_ error: PropertyListError, data: Data) -> NewsstandError {
         switch error.kind {
         case .entityDeclaration:
-            return NewsstandError(.invalidCatalog, "The catalog declares XML entities, which are not allowed.")
+            return NewsstandError.invalidCatalog("declares XML entities, which are not allowed.")
         case .tooDeep(let limit):
-            return NewsstandError(.invalidCatalog, "The catalog nests deeper than \(limit) levels.")
+            return NewsstandError.invalidCatalog("nests deeper than \(limit) levels.")
         case .notACatalog:
             return notACatalog
         case .missingIssues:
             return missingIssues
         case .malformed(let reason):
             let kind = data.starts(with: Array("bplist00".utf8)) ? "binary property list" : "property list"
-            return NewsstandError(.invalidCatalog, "The catalog is not a valid \(kind) (\(reason)).")
+            return NewsstandError.invalidCatalog("is not a valid \(kind) (\(reason)).")
         }
     }
 }
