@@ -31,6 +31,8 @@ public final class Newsstand: Sendable {
     public let configuration: Configuration
     /// In the configuration's order.
     public let stores: [Store]
+    /// The stores by subscription name: found per card and per issue, never by a search.
+    private let storesByName: [String: Store]
     public let readingState: ReadingState
     private let queue: DownloadQueue
 
@@ -52,6 +54,7 @@ public final class Newsstand: Sendable {
             stores.append(store)
         }
         self.stores = stores
+        storesByName = Dictionary(stores.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let readingState = readingState
         queue = DownloadQueue(engine: configuration.engine, policy: configuration.policy) { issue in
             try? readingState.markDownloaded(subscription: issue.subscription, key: issue.localKey)
@@ -60,7 +63,7 @@ public final class Newsstand: Sendable {
     }
 
     public func store(named name: String) -> Store? {
-        stores.first { $0.name == name }
+        storesByName[name]
     }
 
     public func store(for issue: Issue) -> Store? {
@@ -113,7 +116,7 @@ public final class Newsstand: Sendable {
     public func loadCaches(_ stores: [Store]? = nil) -> Int {
         let stores = stores ?? self.stores
         let loaded = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: stores.count) { index in
+        BoundedConcurrency.runAndWait(stores.count, width: ProcessInfo.processInfo.activeProcessorCount) { index in
             if stores[index].loadWithoutNetwork() { loaded.withLock { $0 += 1 } }
         }
         return loaded.withLock { $0 }
@@ -127,24 +130,14 @@ public final class Newsstand: Sendable {
         let stores = stores ?? self.stores
         let ready = stores.map { _ in DispatchSemaphore(value: 0) }
         let found = Locked([Bool](repeating: false, count: stores.count))
-        let window = DispatchSemaphore(value: max(2, ProcessInfo.processInfo.activeProcessorCount * 2))
-        let next = Locked(0)
-        for _ in 0..<min(stores.count, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+        // A few copies are read ahead; each one's `done` is held until `body` has used it.
+        let consumed = Locked<[(@Sendable () -> Void)?]>(Array(repeating: nil, count: stores.count))
+        BoundedConcurrency.run(stores.count, width: max(2, ProcessInfo.processInfo.activeProcessorCount * 2)) { index, done in
+            consumed.withLock { $0[index] = done }
             DispatchQueue.global().async {
-                while true {
-                    window.wait()
-                    let index = next.withLock { next -> Int in
-                        defer { next += 1 }
-                        return next
-                    }
-                    guard index < stores.count else {
-                        window.signal()
-                        return
-                    }
-                    let loaded = stores[index].loadWithoutNetwork()
-                    found.withLock { $0[index] = loaded }
-                    ready[index].signal()
-                }
+                let loaded = stores[index].loadWithoutNetwork()
+                found.withLock { $0[index] = loaded }
+                ready[index].signal()
             }
         }
         var count = 0
@@ -154,7 +147,7 @@ public final class Newsstand: Sendable {
             if loaded { count += 1 }
             body(store, loaded)
             store.unloadIssues()
-            window.signal()
+            consumed.withLock { done in defer { done[index] = nil }; return done[index] }?()
         }
         return count
     }
@@ -236,27 +229,17 @@ public final class Newsstand: Sendable {
         let stores = self.stores
         guard !stores.isEmpty else { return completion([]) }
         let results = Locked<[Result<Store.RefreshSummary, NewsstandError>?]>(Array(repeating: nil, count: stores.count))
-        let next = Locked(0)
-        let group = DispatchGroup()
-        @Sendable func startNext() {
-            let index = next.withLock { next -> Int in
-                defer { next += 1 }
-                return next
-            }
-            guard index < stores.count else { return }
-            group.enter()
+        BoundedConcurrency.run(stores.count, width: configuration.refreshConcurrency, job: { index, done in
             stores[index].refresh(options) { result in
                 results.withLock { $0[index] = result }
-                startNext()
+                // `each` ends before `done`, so that `completion` comes after every `each`.
                 each(stores[index], result)
-                group.leave()
+                done()
             }
-        }
-        for _ in 0..<min(stores.count, max(1, configuration.refreshConcurrency)) { startNext() }
-        group.notify(queue: .global()) {
+        }, finished: {
             let all = results.withLock { $0 }
             completion(zip(stores, all).map { ($0, $1!) })
-        }
+        })
     }
 
     /// ``refreshAll(_:each:completion:)``, waiting for the group to end. Not on a UI thread.
