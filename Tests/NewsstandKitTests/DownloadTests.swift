@@ -5,13 +5,6 @@ import XCTest
 
 /// Issue downloads over real HTTP through libcurl into real files.
 final class DownloadTests: XCTestCase {
-    private func loadedStore(_ harness: StoreHarness, _ entries: [[String: Any]]) throws -> Store {
-        harness.serveCatalog(entries)
-        let store = harness.makeStore()
-        _ = try store.refreshAndWait().get()
-        return store
-    }
-
     func testDownloadIsVerifiedInstalledAndNotified() throws {
         let harness = try StoreHarness()
         let (data, entry) = harness.serveIssue("a", size: 2_000_000)
@@ -34,99 +27,6 @@ final class DownloadTests: XCTestCase {
         let again = harness.makeStore()
         XCTAssertTrue(again.loadCache())
         XCTAssertEqual(again.issue(withID: "a")?.state, .downloaded(path: path))
-    }
-
-    func testResumeSendsRangeAndIfRangeAndAppends() throws {
-        let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 1_000_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        try plantPart(store, id: "a", bytes: data.prefix(400_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
-
-        harness.newsstand.download(issue)
-        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        let request = try XCTUnwrap(harness.server.requests(for: "/issues/a.pdf").last)
-        XCTAssertEqual(request.headers["range"], "bytes=400000-")
-        XCTAssertEqual(request.headers["if-range"], "\"v1\"")
-        XCTAssertEqual(harness.server.bodyBytesSent(for: "/issues/a.pdf"), 600_000)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
-    }
-
-    func testA200AnswerToARangeRequestStartsOverAndNeverAppends() throws {
-        let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 500_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        try plantPart(store, id: "a", bytes: data.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
-        harness.server.inject(.ignoreRange, into: "/issues/a.pdf")
-
-        harness.newsstand.download(issue)
-        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").first?.headers["range"], "bytes=100000-")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
-    }
-
-    func testChangedFileBetweenAttemptsStartsOverThroughIfRange() throws {
-        let harness = try StoreHarness()
-        let old = Fixtures.pdf(size: 300_000, seed: 9)
-        let (data, entry) = harness.serveIssue("a", size: 300_000, seed: 2, etag: "\"v2\"")
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        try plantPart(store, id: "a", bytes: old.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
-
-        harness.newsstand.download(issue)
-        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 1, "no restart loop")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
-    }
-
-    func testAMismatchedContentRangeIsRejectedAndNothingIsAppended() throws {
-        let harness = try StoreHarness()
-        harness.policy.maximumAttempts = 1
-        let (data, entry) = harness.serveIssue("a", size: 300_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        try plantPart(store, id: "a", bytes: data.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
-        harness.server.inject(.wrongRange(start: 50_000), into: "/issues/a.pdf")
-
-        harness.newsstand.download(issue)
-        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
-        XCTAssertEqual(failure.code, .rangeMismatch)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.filePath(for: "a", as: .pdf)))
-        let part = FileManager.default.contents(atPath: store.library.partPath(for: "a", as: .pdf))
-        XCTAssertTrue(part == nil || part == data.prefix(100_000), "the wrong bytes were never written")
-    }
-
-    func testA416OnACompletePartInstallsIt() throws {
-        let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 200_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        try plantPart(store, id: "a", bytes: data, url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
-        XCTAssertEqual(issue.state, .partial(received: 200_000, total: 200_000))
-
-        harness.newsstand.download(issue)
-        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 1)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
-    }
-
-    func testA416OnAPartLongerThanTheFileStartsOverInsteadOfInstallingIt() throws {
-        let harness = try StoreHarness()
-        // No size or digest in the catalog: only the server's Content-Range tells the truth.
-        let (data, entry) = harness.serveIssue("a", size: 200_000, withDigest: false)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        var stale = Fixtures.pdf(size: 250_000, seed: 7)
-        stale.replaceSubrange(0..<9, with: Data("%PDF-1.4\n".utf8))
-        try plantPart(store, id: "a", bytes: stale, url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
-
-        harness.newsstand.download(issue)
-        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        let requests = harness.server.requests(for: "/issues/a.pdf")
-        XCTAssertEqual(requests.count, 2, "a 416, then the whole file")
-        XCTAssertNil(requests[1].headers["range"])
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
     func testASHA256MismatchIsRefused() throws {
@@ -170,112 +70,6 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(store.issues.filter { $0.state == .queued }.count, 3)
         for issue in store.issues { XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded) }
         XCTAssertEqual(harness.server.maximumActiveTransfers, 2)
-    }
-
-    func testACutConnectionIsRetriedAndResumed() throws {
-        let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 1_000_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        harness.server.inject(.cutAfter(300_000), into: "/issues/a.pdf")
-
-        harness.newsstand.download(issue)
-        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        let requests = harness.server.requests(for: "/issues/a.pdf")
-        XCTAssertEqual(requests.count, 2)
-        XCTAssertEqual(requests[1].headers["range"], "bytes=300000-")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
-    }
-
-    func testBusyServerIsRetriedHonouringRetryAfter() throws {
-        let harness = try StoreHarness()
-        let (_, entry) = harness.serveIssue("a", size: 50_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        harness.server.inject(.status(503, retryAfter: 1), .status(429), into: "/issues/a.pdf")
-        let delays = Locked<[TimeInterval]>([])
-        let observer = harness.center.addObserver(forName: Issue.stateDidChangeNotification, object: issue, queue: nil) { _ in
-            if case .retrying(_, _, let delay) = issue.state { delays.withLock { $0.append(delay) } }
-        }
-        defer { harness.center.removeObserver(observer) }
-
-        harness.newsstand.download(issue)
-        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 3)
-        XCTAssertEqual(delays.withLock { $0.first }, 1, "Retry-After honoured")
-    }
-
-    func testACancelWhileWaitingToRetryFreesTheLockSoTheIssueCanBeDownloadedAgain() throws {
-        let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 50_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        harness.server.inject(.status(503, retryAfter: 30), into: "/issues/a.pdf")
-        harness.newsstand.download(issue)
-        harness.wait(for: issue) { if case .retrying = $0 { return true } else { return false } }
-        harness.newsstand.cancelDownload(issue)
-        harness.wait(for: issue) { !$0.isActive }
-        harness.newsstand.download(issue)
-        let final = harness.waitUntilFinished(issue)
-        XCTAssertTrue(final.isDownloaded, "the same process may download it again: \(final)")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
-    }
-
-    func testNotFoundAndUnauthorizedAreNotRetried() throws {
-        let harness = try StoreHarness()
-        let (_, free) = harness.serveIssue("gone", size: 50_000)
-        var paid = harness.serveIssue("paid", size: 50_000).entry
-        paid["Free"] = false
-        let store = try loadedStore(harness, [free, paid])
-        harness.server.inject(.status(404), into: "/issues/gone.pdf")
-        harness.server.inject(.status(401), into: "/issues/paid.pdf")
-        let gone = try XCTUnwrap(store.issue(withID: "gone"))
-        let locked = try XCTUnwrap(store.issue(withID: "paid"))
-
-        harness.newsstand.download(gone)
-        harness.newsstand.download(locked)
-        XCTAssertEqual(harness.waitUntilFinished(gone).failure?.code, .notFound)
-        let failure = try XCTUnwrap(harness.waitUntilFinished(locked).failure)
-        XCTAssertEqual(failure.code, .unauthorized)
-        XCTAssertTrue(failure.message.contains("not free"), failure.message)
-        XCTAssertEqual(harness.server.requests(for: "/issues/gone.pdf").count, 1)
-        XCTAssertEqual(harness.server.requests(for: "/issues/paid.pdf").count, 1)
-    }
-
-    func testTimeoutsAndServerErrorsAreRetriedButForbiddenIsNot() throws {
-        let harness = try StoreHarness()
-        let (data, free) = harness.serveIssue("a", size: 50_000)
-        var paid = harness.serveIssue("paid", size: 50_000).entry
-        paid["Free"] = false
-        let store = try loadedStore(harness, [free, paid])
-        harness.server.inject(.status(408), .status(500), .status(502), into: "/issues/a.pdf")
-        harness.server.inject(.status(403), into: "/issues/paid.pdf")
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        let locked = try XCTUnwrap(store.issue(withID: "paid"))
-
-        harness.newsstand.download(issue)
-        harness.newsstand.download(locked)
-        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 4, "408, 500 and 502 retried, then the file")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
-        let failure = try XCTUnwrap(harness.waitUntilFinished(locked).failure)
-        XCTAssertEqual(failure.code, .unauthorized)
-        XCTAssertTrue(failure.message.contains("not free"), "a paid issue is locked, not failed: \(failure.message)")
-        XCTAssertEqual(harness.server.requests(for: "/issues/paid.pdf").count, 1)
-    }
-
-    func testRetriesAreBoundedAndTheLastErrorIsExplained() throws {
-        let harness = try StoreHarness()
-        harness.policy.maximumAttempts = 3
-        let (_, entry) = harness.serveIssue("a", size: 50_000)
-        let store = try loadedStore(harness, [entry])
-        harness.server.inject(.status(503), .status(503), .status(503), .status(503), into: "/issues/a.pdf")
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-
-        harness.newsstand.download(issue)
-        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
-        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").count, 3)
-        XCTAssertTrue(failure.message.contains("503"), failure.message)
     }
 
     func testServerSuggestedFileNamesAreIgnored() throws {
@@ -333,22 +127,6 @@ final class DownloadTests: XCTestCase {
         }
     }
 
-    func testAStalledServerTimesOutAndKeepsThePart() throws {
-        let harness = try StoreHarness()
-        harness.policy.stallTimeout = 1
-        harness.policy.maximumAttempts = 1
-        let (_, entry) = harness.serveIssue("a", size: 500_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        harness.server.inject(.stallAfter(100_000), into: "/issues/a.pdf")
-
-        harness.newsstand.download(issue)
-        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
-        XCTAssertEqual(failure.code, .timedOut)
-        XCTAssertTrue(failure.isRetryable)
-        XCTAssertEqual(FileOps.regularFileSize(store.library.partPath(for: "a", as: .pdf)), 100_000)
-    }
-
     func testALongerBodyThanTheCatalogSaysIsAbortedAndRemoved() throws {
         let harness = try StoreHarness()
         harness.policy.maximumAttempts = 1
@@ -372,31 +150,6 @@ final class DownloadTests: XCTestCase {
         harness.server.inject(.noContentLength, into: "/issues/a.pdf")
         harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
-    }
-
-    func testCancelKeepsThePartForALaterResume() throws {
-        let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 2_000_000, throttle: 500_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-
-        harness.newsstand.download(issue)
-        harness.wait(for: issue) { state in
-            if case .downloading(let progress) = state { return progress.received > 100_000 }
-            return false
-        }
-        XCTAssertFalse(harness.newsstand.download(issue), "one writer per file")
-        harness.newsstand.cancelDownload(issue)
-        let stopped = harness.wait(for: issue) { if case .partial = $0 { return true } else { return false } }
-        guard case .partial(let received, let total) = stopped else { return XCTFail("state \(stopped)") }
-        XCTAssertGreaterThan(received, 0)
-        XCTAssertEqual(total, 2_000_000)
-
-        harness.server.serve("/issues/a.pdf", .init(body: data, etag: "\"v1\""))
-        harness.newsstand.download(issue)
-        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
-        XCTAssertEqual(harness.server.requests(for: "/issues/a.pdf").last?.headers["range"], "bytes=\(received)-")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
@@ -460,12 +213,5 @@ final class DownloadTests: XCTestCase {
         let failure = try XCTUnwrap(harness.waitUntilFinished(fake).failure)
         XCTAssertEqual(failure.code, .verificationFailed)
         XCTAssertTrue(failure.message.contains("not a EPUB") || failure.message.contains("not an EPUB"), failure.message)
-    }
-
-    private func plantPart(_ store: Store, id: String, bytes: Data, url: URL, validator: String) throws {
-        try store.library.prepareFolder(for: id)
-        try bytes.write(to: URL(fileURLWithPath: store.library.partPath(for: id, as: .pdf)))
-        store.library.writePartInfo(PartInfo(url: url.absoluteString, validator: validator), key: id, type: .pdf)
-        store.issue(withID: id)?.resetStateFromDisk()
     }
 }

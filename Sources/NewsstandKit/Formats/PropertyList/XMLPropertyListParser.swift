@@ -5,11 +5,11 @@ import Foundation
 /// Refuses entity declarations, nesting deeper than the limit, unknown elements and entities,
 /// and anything after the root value; the message names the line.
 struct XMLPropertyListParser {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
-    private let maximumDepth: Int
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    let maximumDepth: Int
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
     }
@@ -24,13 +24,13 @@ struct XMLPropertyListParser {
     }
 
 
-    private enum Tag {
+    enum Tag {
         case plist, dict, key, array, string, integer, real, date, data, `true`, `false`
     }
 
     // MARK: Structure
 
-    private mutating func document() throws(PropertyListError) -> PropertyListValue {
+    mutating func document() throws(PropertyListError) -> PropertyListValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         try skipMisc()
         let (tag, empty) = try openTag()
@@ -50,7 +50,7 @@ struct XMLPropertyListParser {
         return value
     }
 
-    private mutating func value(_ tag: Tag, empty: Bool, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    mutating func value(_ tag: Tag, empty: Bool, depth: Int) throws(PropertyListError) -> PropertyListValue {
         switch tag {
         case .dict:
             guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
@@ -121,12 +121,12 @@ struct XMLPropertyListParser {
 
     // MARK: Tags
 
-    private var atClosingTag: Bool {
+    var atClosingTag: Bool {
         index + 1 < bytes.count && bytes[index] == UInt8(ascii: "<") && bytes[index + 1] == UInt8(ascii: "/")
     }
 
     /// Reads `<name attributes…>` or `<name …/>`.
-    private mutating func openTag() throws(PropertyListError) -> (Tag, empty: Bool) {
+    mutating func openTag() throws(PropertyListError) -> (Tag, empty: Bool) {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "<") else {
             throw failure(index < bytes.count ? "expected an element" : "the property list ends too early")
         }
@@ -155,7 +155,7 @@ struct XMLPropertyListParser {
     }
 
     /// Reads `</name>`.
-    private mutating func closeTag(_ tag: Tag) throws(PropertyListError) {
+    mutating func closeTag(_ tag: Tag) throws(PropertyListError) {
         guard atClosingTag else { throw failure("expected </\(tag)>") }
         index += 2
         let start = index
@@ -166,7 +166,7 @@ struct XMLPropertyListParser {
         index += 1
     }
 
-    private func tag(from start: Int, to end: Int) -> Tag? {
+    func tag(from start: Int, to end: Int) -> Tag? {
         func matches(_ name: StaticString) -> Bool {
             guard name.utf8CodeUnitCount == end - start else { return false }
             let pointer = name.utf8Start
@@ -193,95 +193,10 @@ struct XMLPropertyListParser {
         }
     }
 
-    // MARK: Text
-
-    /// Reads a number or date element: `read` sees its text without surrounding white space,
-    /// straight from the file when it has no entities. Also returns the text, for a message.
-    private mutating func scalar<T>(
-        _ tag: Tag, empty: Bool, _ read: (UnsafeBufferPointer<UInt8>) -> T?
-    ) throws(PropertyListError) -> (T?, String) {
-        if empty { return (read(UnsafeBufferPointer(start: nil, count: 0)), "") }
-        let start = index
-        if let end = find(UInt8(ascii: "<"), from: index), find(UInt8(ascii: "&"), from: start, to: end) == nil {
-            var first = start, last = end
-            while first < last, Self.isSpace(bytes[first]) { first += 1 }
-            while last > first, Self.isSpace(bytes[last - 1]) { last -= 1 }
-            let trimmed = UnsafeBufferPointer(rebasing: bytes[first..<last])
-            let value = read(trimmed)
-            index = end
-            try closeTag(tag)
-            return (value, value == nil ? String(decoding: trimmed, as: UTF8.self) : "")
-        }
-        let text = try self.text(closing: tag).trimmingCharacters(in: .whitespacesAndNewlines)
-        return (Array(text.utf8).withUnsafeBufferPointer(read), text)
-    }
-
-    /// Reads character data up to `</tag>`, decoding entities and CDATA sections.
-    private mutating func text(closing tag: Tag) throws(PropertyListError) -> String {
-        let start = index
-        guard let end = find(UInt8(ascii: "<"), from: index) else { throw failure("the property list ends inside <\(tag)>") }
-        if find(UInt8(ascii: "&"), from: start, to: end) == nil, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "/") {
-            index = end
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-            try closeTag(tag)
-            return text
-        }
-        var decoded: [UInt8] = []
-        while true {
-            guard index < bytes.count else { throw failure("the property list ends inside <\(tag)>") }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "&") {
-                try entity(into: &decoded)
-            } else if byte == UInt8(ascii: "<") {
-                if atClosingTag { break }
-                if starts(with: "<![CDATA[") {
-                    index += 9
-                    guard let close = find("]]>") else { throw failure("an unterminated CDATA section") }
-                    decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<close]))
-                    index = close + 3
-                } else if starts(with: "<!--") {
-                    guard let close = find("-->") else { throw failure("an unterminated comment") }
-                    index = close + 3
-                } else {
-                    throw failure("an element inside <\(tag)>")
-                }
-            } else {
-                decoded.append(byte)
-                index += 1
-            }
-        }
-        try closeTag(tag)
-        return String(decoding: decoded, as: UTF8.self)
-    }
-
-    private mutating func entity(into decoded: inout [UInt8]) throws(PropertyListError) {
-        guard let semicolon = find(UInt8(ascii: ";"), from: index, to: min(bytes.count, index + 12)) else {
-            throw failure("a bare & (write &amp;)")
-        }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<semicolon]), as: UTF8.self)
-        index = semicolon + 1
-        switch name {
-        case "amp": decoded.append(UInt8(ascii: "&"))
-        case "lt": decoded.append(UInt8(ascii: "<"))
-        case "gt": decoded.append(UInt8(ascii: ">"))
-        case "quot": decoded.append(UInt8(ascii: "\""))
-        case "apos": decoded.append(UInt8(ascii: "'"))
-        default:
-            var scalar: Unicode.Scalar?
-            if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-            } else if name.hasPrefix("#") {
-                scalar = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
-            }
-            guard let scalar, scalar.value != 0 else { throw failure("an unknown entity &\(Self.shown(name));") }
-            decoded.append(contentsOf: String(Character(scalar)).utf8)
-        }
-    }
-
     // MARK: Between elements
 
     /// Skips white space, comments, processing instructions and the document type declaration.
-    private mutating func skipMisc() throws(PropertyListError) {
+    mutating func skipMisc() throws(PropertyListError) {
         while true {
             try skipWhitespace()
             if starts(with: "<!--") {
@@ -298,7 +213,7 @@ struct XMLPropertyListParser {
         }
     }
 
-    private mutating func skipDoctype() throws(PropertyListError) {
+    mutating func skipDoctype() throws(PropertyListError) {
         var quote: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -322,19 +237,19 @@ struct XMLPropertyListParser {
         throw failure("an unterminated <!DOCTYPE>")
     }
 
-    private mutating func skipWhitespace() throws(PropertyListError) {
+    mutating func skipWhitespace() throws(PropertyListError) {
         while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
     }
 
     // MARK: Scanning
 
-    private func starts(with literal: StaticString) -> Bool {
+    func starts(with literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         return memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0
     }
 
-    private func find(_ byte: UInt8, from start: Int, to end: Int? = nil) -> Int? {
+    func find(_ byte: UInt8, from start: Int, to end: Int? = nil) -> Int? {
         let end = end ?? bytes.count
         guard start < end, let base = bytes.baseAddress,
               let found = memchr(base + start, Int32(byte), end - start)
@@ -342,7 +257,7 @@ struct XMLPropertyListParser {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    private func find(_ literal: StaticString) -> Int? {
+    func find(_ literal: StaticString) -> Int? {
         let count = literal.utf8CodeUnitCount
         var start = index
         while let candidate = find(literal.utf8Start[0], from: start) {
@@ -353,17 +268,17 @@ struct XMLPropertyListParser {
         return nil
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
 
-    private static func isNameByte(_ byte: UInt8) -> Bool {
+    static func isNameByte(_ byte: UInt8) -> Bool {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "!")
     }
 
     /// A decimal or `0x` hexadecimal integer with an optional sign that fits in 64 bits.
-    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         var index = 0
         var negative = false
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
@@ -399,11 +314,11 @@ struct XMLPropertyListParser {
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
-    private static func shown(_ text: String) -> String {
+    static func shown(_ text: String) -> String {
         "\"" + TextSanitizer.inert(String(text.prefix(40))) + "\""
     }
 
-    private func failure(_ reason: String) -> PropertyListError {
+    func failure(_ reason: String) -> PropertyListError {
         let end = min(index, bytes.count)
         var line = 1
         var position = 0

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Decoding of XML text: references, CDATA, and the tags inside mixed content.
+enum XMLText {
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            return true
+        default:
+            return byte >= 0x80
+        }
+    }
+
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    static func trimmed(_ text: String) -> String {
+        trimmed(ArraySlice(text.utf8))
+    }
+
+    /// Content with its tags dropped (tags separate words), comments and processing instructions
+    /// skipped, CDATA kept as it is, and references decoded.
+    static func decode(_ bytes: ArraySlice<UInt8>, attribute: Bool = false) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        let end = bytes.endIndex
+        func starts(_ text: String, at position: Int) -> Bool { bytes[position...].starts(with: text.utf8) }
+        func find(_ text: String, from position: Int) -> Int? {
+            var position = position
+            let needle = Array(text.utf8)
+            while position + needle.count <= end {
+                if bytes[position] == needle[0], bytes[position..<position + needle.count].elementsEqual(needle) { return position }
+                position += 1
+            }
+            return nil
+        }
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<"), !attribute {
+                if starts("<![CDATA[", at: index) {
+                    let close = find("]]>", from: index + 9) ?? end
+                    output.append(contentsOf: bytes[(index + 9)..<close])
+                    index = min(end, close + 3)
+                } else if starts("<!--", at: index) {
+                    index = min(end, (find("-->", from: index + 4) ?? end) + 3)
+                } else if starts("<?", at: index) {
+                    index = min(end, (find("?>", from: index + 2) ?? end) + 2)
+                } else {
+                    // A tag: it ends a word, so that `<p>One</p><p>Two</p>` reads "One Two".
+                    var position = index + 1
+                    var quote: UInt8 = 0
+                    while position < end {
+                        let current = bytes[position]
+                        if quote != 0 { if current == quote { quote = 0 } }
+                        else if current == UInt8(ascii: "\"") || current == UInt8(ascii: "'") { quote = current }
+                        else if current == UInt8(ascii: ">") { break }
+                        position += 1
+                    }
+                    if let last = output.last, !isSpace(last) { output.append(0x20) }
+                    index = min(end, position + 1)
+                }
+            } else if byte == UInt8(ascii: "&"),
+                      let semicolon = bytes[index..<min(end, index + HTMLEntities.longestName + 2)].firstIndex(of: UInt8(ascii: ";")) {
+                let name = bytes[(index + 1)..<semicolon]
+                if let text = reference(name) {
+                    output.append(contentsOf: text.utf8)
+                } else {
+                    output.append(contentsOf: bytes[index...semicolon])
+                }
+                index = semicolon + 1
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `#38`, `#x26`, the five XML names, and HTML's names, which feeds use without declaring
+    /// them: each stands for one character (one or two code points), never more.
+    static func reference(_ name: ArraySlice<UInt8>) -> String? {
+        guard let first = name.first else { return nil }
+        if first == UInt8(ascii: "#") {
+            let digits = name.dropFirst()
+            let value: UInt32?
+            if digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X") {
+                value = UInt32(String(decoding: digits.dropFirst(), as: UTF8.self), radix: 16)
+            } else {
+                value = UInt32(String(decoding: digits, as: UTF8.self))
+            }
+            guard let value, value != 0, let scalar = Unicode.Scalar(value) else { return nil }
+            return String(Character(scalar))
+        }
+        let text = String(decoding: name, as: UTF8.self)
+        switch text {
+        case "lt": return "<"
+        case "gt": return ">"
+        case "amp": return "&"
+        case "quot": return "\""
+        case "apos": return "'"
+        default: return HTMLEntities.value(of: text)
+        }
+    }
+}

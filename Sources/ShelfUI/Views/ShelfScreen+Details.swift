@@ -1,0 +1,177 @@
+import Foundation
+import NewsstandKit
+
+/// The details pane: what the selected card says at length.
+extension ShelfScreen {
+    func publicationLines(_ item: PublicationItem, width: Int) -> [(String, Style)] {
+        var lines: [(String, Style)] = []
+        for line in TextLayout.wrap(item.title, width: width, lines: 2) { lines.append((line, theme.title)) }
+        lines.append((item.name, theme.dim))
+        lines.append(("", .plain))
+        lines.append((Formatting.count(item.issueCount, "issue") + ", \(item.downloadedCount) kept", .plain))
+        lines.append(("\(item.newCount) new, \(item.unreadCount) unread", item.newCount + item.unreadCount > 0 ? theme.unread : .plain))
+        switch item.condition {
+        case .loading: lines.append(("Reading the cached catalog…", theme.dim))
+        case .fresh(let date?): lines.append(("Up to date: " + Formatting.moment(date), .plain))
+        case .fresh(nil): lines.append(("A local catalog", .plain))
+        case .refreshing: lines.append(("Refreshing…", theme.queued))
+        case .offline(let since): lines.append(("Offline since " + Formatting.moment(since), theme.failure))
+        case .needsCredentials: lines.append(("Needs credentials: add them to config.toml", theme.failure))
+        case .failed(let message):
+            for line in TextLayout.wrap(message, width: width, lines: 4) { lines.append((line, theme.failure)) }
+        }
+        if let newest = item.newestTitle {
+            lines.append(("", .plain))
+            lines.append(("Newest:", theme.dim))
+            for line in TextLayout.wrap(newest, width: width, lines: 2) { lines.append((line, .plain)) }
+            if let date = item.newestDate { lines.append((Formatting.day(date), theme.dim)) }
+        }
+        return lines
+    }
+
+    func folderLines(_ item: PublicationItem, _ folder: PublicationItem.Folder, width: Int) -> [(String, Style)] {
+        var lines: [(String, Style)] = []
+        for line in TextLayout.wrap(item.title, width: width, lines: 2) { lines.append((line, theme.title)) }
+        let kind: String = switch folder.kind {
+        case .sections: "Sections: Enter opens them"
+        case .issues: "Issues: + subscribes to this feed"
+        case .unknown: "A feed: Enter opens it"
+        case .issue: "An issue of the server"
+        }
+        lines.append((kind, .plain))
+        lines.append(("", .plain))
+        var rest = Substring(folder.address)
+        while !rest.isEmpty {
+            lines.append((String(rest.prefix(width)), theme.dim))
+            rest = rest.dropFirst(width)
+        }
+        if let summary = folder.summary, !summary.isEmpty {
+            lines.append(("", .plain))
+            for line in TextLayout.wrap(summary, width: width, lines: 4) { lines.append((line, .plain)) }
+        }
+        return lines
+    }
+
+    func renderDetails(into buffer: inout Buffer, area: Rect) {
+        if model.screen == .browse {
+            guard let item = selectedPublication, let folder = item.folder else { return }
+            let lines = folderLines(item, folder, width: max(1, area.width - 4))
+            if area.height > 4 {
+                buffer.box(area, style: theme.border)
+                buffer.write(" Section ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
+                let inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
+                for (offset, line) in lines.prefix(inner.height).enumerated() {
+                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+                }
+            } else {
+                let inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
+                buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
+                let rows = [("", Style.plain), (item.title, theme.title), lines[min(lines.count - 1, 1)]]
+                for (offset, line) in rows.prefix(inner.height).enumerated() {
+                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+                }
+            }
+            return
+        }
+        if model.screen == .newsstand {
+            guard let publication = selectedPublication else { return }
+            if area.height > 4 {
+                buffer.box(area, style: theme.border)
+                buffer.write(" Publication ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
+                let inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
+                for (offset, line) in publicationLines(publication, width: inner.width).prefix(inner.height).enumerated() {
+                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+                }
+            } else {
+                let inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
+                buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
+                let lines = publicationLines(publication, width: inner.width)
+                let first = publication.title + " · " + Formatting.count(publication.issueCount, "issue")
+                    + " · \(publication.newCount) new · \(publication.unreadCount) unread · \(publication.downloadedCount) kept"
+                let rows = [("", Style.plain), (first, theme.title)] + lines.dropFirst(5).prefix(2)
+                for (offset, line) in rows.prefix(inner.height).enumerated() {
+                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+                }
+            }
+            return
+        }
+        guard let item = selectedItem else { return }
+        let isPane = area.height > 4
+        var lines: [(String, Style)] = []
+        let inner: Rect
+        if isPane {
+            buffer.box(area, style: theme.border)
+            buffer.write(" Details ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
+            inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
+            for line in TextLayout.wrap(item.title, width: inner.width, lines: 3) { lines.append((line, theme.title)) }
+            lines.append(("", .plain))
+            lines.append((Formatting.day(item.releaseDate) + "  " + (item.isFree ? "free" : "paid") + (item.price.map { " · " + $0 } ?? ""), theme.dim))
+            if let authors = item.authors { lines.append(("By " + authors, theme.dim)) }
+            if let size = item.size { lines.append(("Size: " + Formatting.bytes(size), .plain)) }
+            if let publication = item.publication { lines.append((publication, theme.dim)) }
+            lines.append(("State: " + describe(item.state), .plain))
+            var marks: [String] = []
+            if item.isNew { marks.append("new") }
+            if item.isRead { marks.append("read") } else if item.isUnread { marks.append("unread") }
+            if item.isPinned { marks.append("pinned") }
+            if !marks.isEmpty {
+                lines.append((marks.joined(separator: ", ").prefix(1).uppercased() + marks.joined(separator: ", ").dropFirst(),
+                              item.isNew || item.isUnread ? theme.unread : .plain))
+            }
+            if let firstSeen = item.firstSeen { lines.append(("First seen: " + Formatting.moment(firstSeen), .plain)) }
+            if let openedAt = item.openedAt { lines.append(("Opened: " + Formatting.moment(openedAt), .plain)) }
+            if let sizeOnDisk = item.sizeOnDisk {
+                lines.append(("On disk: " + Formatting.bytes(sizeOnDisk) + (item.mediaType.map { ", " + $0 } ?? ""), .plain))
+            } else if let mediaType = item.mediaType {
+                lines.append(("Type: " + mediaType, .plain))
+            }
+            if let name = item.serverFileName { lines.append(("Server's name: " + name, theme.dim)) }
+            if let summary = item.summary, !summary.isEmpty {
+                lines.append(("", .plain))
+                for line in TextLayout.wrap(summary, width: inner.width, lines: 6) { lines.append((line, .plain)) }
+            }
+            if let path = model.selectedPath {
+                lines.append(("", .plain))
+                lines.append(("File:", theme.dim))
+                var rest = Substring(path)
+                while !rest.isEmpty {
+                    lines.append((String(rest.prefix(inner.width)), theme.dim))
+                    rest = rest.dropFirst(inner.width)
+                }
+            }
+        } else {
+            inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
+            buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
+            lines.append(("", .plain))
+            var first = item.title + " · " + Formatting.day(item.releaseDate)
+            if let size = item.size { first += " · " + Formatting.bytes(size) }
+            first += " · " + describe(item.state)
+            lines.append((first, theme.title))
+            lines.append((item.summary ?? "", .plain))
+            lines.append((model.selectedPath.map { "On disk: " + $0 } ?? "", theme.dim))
+        }
+        for (offset, line) in lines.prefix(inner.height).enumerated() {
+            buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+        }
+    }
+
+    func describe(_ state: DownloadState) -> String {
+        switch state {
+        case .remote: return "not downloaded"
+        case .partial(let received, let total):
+            return "partly downloaded (" + Formatting.bytes(received) + (total.map { " of " + Formatting.bytes($0) } ?? "") + ")"
+        case .queued: return "queued"
+        case .downloading(let progress):
+            var text = "downloading " + Formatting.bytes(progress.received)
+            if let total = progress.total { text += " of " + Formatting.bytes(total) }
+            text += ", " + Formatting.bytes(Int64(progress.bytesPerSecond)) + "/s"
+            if let eta = progress.secondsRemaining { text += ", " + Formatting.duration(eta) + " left" }
+            return text
+        case .retrying(let error, let attempt, let delay):
+            return "attempt \(attempt) failed: \(error.message) Retrying in \(Int(delay.rounded())) s."
+        case .verifying: return "verifying"
+        case .downloaded: return "downloaded"
+        case .failed(let error): return (error.needsCredentials ? "locked: " : "failed: ") + error.message
+        }
+    }
+}

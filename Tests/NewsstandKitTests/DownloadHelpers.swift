@@ -1,0 +1,22 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+extension XCTestCase {
+    /// A store of the harness whose catalog of `entries` is served and read.
+    func loadedStore(_ harness: StoreHarness, _ entries: [[String: Any]]) throws -> Store {
+        harness.serveCatalog(entries)
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        return store
+    }
+
+    /// Leaves a partial download of `id` as an earlier run would have: its bytes and its record.
+    func plantPart(_ store: Store, id: String, bytes: Data, url: URL, validator: String) throws {
+        try store.library.prepareFolder(for: id)
+        try bytes.write(to: URL(fileURLWithPath: store.library.partPath(for: id, as: .pdf)))
+        store.library.writePartInfo(PartInfo(url: url.absoluteString, validator: validator), key: id, type: .pdf)
+        store.issue(withID: id)?.resetStateFromDisk()
+    }
+}

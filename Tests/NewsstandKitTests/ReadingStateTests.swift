@@ -1,0 +1,81 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+/// What the reader did with each issue: first sightings, reading records across runs and processes.
+final class ReadingStateTests: XCTestCase {
+    func testFirstLoadIsNotNewLaterIssuesAreAndReadingStateLastsAcrossRuns() throws {
+        let harness = try StoreHarness()
+        let files = harness.serveIssue("a").data
+        _ = files
+        harness.serveCatalog([harness.serveIssue("a").entry, harness.serveIssue("b").entry])
+        var store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        XCTAssertEqual(store.issues.map { $0.reading?.isNew }, [false, false], "back issues of a new subscription are not new")
+        harness.serveCatalog([harness.serveIssue("a").entry, harness.serveIssue("b").entry, harness.serveIssue("c").entry], etag: "\"c2\"")
+        store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        let c = try XCTUnwrap(store.issue(withID: "c"))
+        XCTAssertEqual(c.reading?.isNew, true)
+        try harness.newsstand.setPinned(true, [c])
+        try harness.newsstand.setRead(true, [c])
+        XCTAssertEqual(c.reading?.pinned, true)
+        XCTAssertEqual(c.reading?.isNew, false, "read is not new")
+
+        // A new process (a new newsstand) reads the same file.
+        let later = harness.makeStore()
+        XCTAssertTrue(later.loadCache())
+        let record = try XCTUnwrap(later.issue(withID: "c")?.reading)
+        XCTAssertTrue(record.pinned && record.isRead)
+        XCTAssertNotNil(record.readAt)
+        XCTAssertEqual(later.issue(withID: "a")?.reading?.isRead, false)
+        try harness.newsstand.setRead(false, [try XCTUnwrap(later.issue(withID: "c"))])
+        try harness.newsstand.setPinned(false, [try XCTUnwrap(later.issue(withID: "c"))])
+        XCTAssertEqual(later.issue(withID: "c")?.reading?.isRead, false)
+        XCTAssertEqual(later.issue(withID: "c")?.reading?.pinned, false)
+        XCTAssertEqual(later.issue(withID: "c")?.reading?.isNew, true, "unread again, so new again")
+    }
+
+    func testAReadingSnapshotOfAnUnchangedKeySetReadsOnlyWhatDiffers() throws {
+        let folder = TemporaryDirectory()
+        let state = try ReadingState(path: folder.path + "/reading.sqlite3")
+        let keys = (0..<1_000).map { "k\($0)" }
+        let first = try state.load(subscription: "s", keys: keys, at: Date(timeIntervalSince1970: 1_000))
+        XCTAssertEqual(first.firstSeen, 1_000)
+        XCTAssertTrue(first.records.isEmpty, "untouched back issues need no record of their own")
+        XCTAssertEqual(first.record(for: "k7"), first.untouched)
+        XCTAssertEqual(first.untouched.firstSeen, Date(timeIntervalSince1970: 1_000))
+        try state.setRead(true, subscription: "s", keys: ["k3"])
+        try state.setPinned(true, subscription: "s", keys: ["k4"])
+
+        let same = try state.load(subscription: "s", keys: keys.reversed())
+        XCTAssertEqual(same.firstSeen, 0, "the same set in another order")
+        XCTAssertEqual(Set(same.records.keys), ["k3", "k4"])
+        XCTAssertTrue(same.record(for: "k3").isRead && same.record(for: "k4").pinned)
+        XCTAssertFalse(same.record(for: "k5").isNew)
+
+        let grown = try state.load(subscription: "s", keys: keys + ["k1000"], at: Date(timeIntervalSince1970: 2_000))
+        XCTAssertEqual(grown.firstSeen, 1)
+        XCTAssertTrue(grown.record(for: "k1000").isNew)
+        XCTAssertEqual(grown.record(for: "k1000").firstSeen, Date(timeIntervalSince1970: 2_000))
+        XCTAssertTrue(grown.record(for: "k3").isRead, "marks survive the slow path too")
+        XCTAssertNotEqual(ReadingState.digest(["a", "b"]), ReadingState.digest(["a", "c"]))
+        XCTAssertEqual(ReadingState.digest(["a", "b"]), ReadingState.digest(["b", "a"]))
+    }
+
+    func testTwoProcessesWritingTheReadingStateAtOnceBothLand() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/reading.sqlite3"
+        let shelf = try ReadingState(path: path), sync = try ReadingState(path: path)
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            let state = writer == 0 ? shelf : sync
+            for number in 0..<200 {
+                try? state.setRead(true, subscription: "s\(writer)", keys: ["k\(number)"])
+            }
+        }
+        XCTAssertEqual(shelf.allRecords()["s0"]?.count, 200)
+        XCTAssertEqual(shelf.allRecords()["s1"]?.count, 200)
+        XCTAssertEqual(try String(contentsOfFile: path + "-wal", encoding: .isoLatin1).isEmpty, false, "WAL mode")
+    }
+}
