@@ -200,10 +200,8 @@ final class CommandLineTests: XCTestCase {
         serve("a", size: 20_000)
         serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
         XCTAssertEqual(try runner.run("download", "a", "--catalog", catalogURL).status, 0)
-        let opener = folder.path + "/fake-opener"
-        let record = folder.path + "/opened.txt"
-        try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > '\(record)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
-        chmod(opener, 0o755)
+        let fake = try FakeOpener(in: folder, countingArguments: true)
+        let (record, opener) = (fake.record, fake.path)
         var withOpener = runner!
         withOpener.environment["NEWSSTAND_OPENER"] = opener
         let result = try withOpener.run("open", "a", "--catalog", catalogURL)

@@ -14,9 +14,7 @@ final class FeedsEndToEndTests: XCTestCase {
     override func setUpWithError() throws {
         folder = TemporaryDirectory()
         server = try TestServer()
-        let opener = folder.path + "/fake-opener"
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(openedRecord)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
-        chmod(opener, 0o755)
+        let opener = try FakeOpener(in: folder).path
         runner = CommandRunner(folder: folder, extra: ["NEWSSTAND_OPENER": opener, "LIBRARY_PASSWORD": "s3cret-pass"])
     }
 

@@ -14,14 +14,8 @@ final class NewsstandTerminalTests: XCTestCase {
     override func setUpWithError() throws {
         folder = TemporaryDirectory()
         server = try TestServer()
-        let opener = folder.path + "/fake-opener"
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(openedRecord)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
-        chmod(opener, 0o755)
-        environment = folder.environment
-        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        environment["LANG"] = "C.UTF-8"
-        environment["TERM"] = "tmux-256color"
-        environment["NEWSSTAND_OPENER"] = opener
+        let opener = try FakeOpener(in: folder).path
+        environment = folder.terminalEnvironment(opener: opener)
         let issue = Fixtures.pdf(size: 40_000, seed: 9)
         for name in ["weekly", "monthly", "flaky"] {
             server.serve("/\(name)/issue-1.pdf", .init(body: issue, etag: "\"1\""))

@@ -14,14 +14,8 @@ final class ShelfTerminalTests: XCTestCase {
     override func setUpWithError() throws {
         folder = TemporaryDirectory()
         server = try TestServer()
-        let opener = folder.path + "/fake-opener"
-        try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > '\(openedRecord)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
-        chmod(opener, 0o755)
-        environment = folder.environment
-        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        environment["LANG"] = "C.UTF-8"
-        environment["TERM"] = "tmux-256color"
-        environment["NEWSSTAND_OPENER"] = opener
+        let opener = try FakeOpener(in: folder, countingArguments: true).path
+        environment = folder.terminalEnvironment(opener: opener)
         let day: TimeInterval = 86_400
         let base = Date(timeIntervalSince1970: 1_767_225_600)
         let fast = Fixtures.pdf(size: 40_000, seed: 3)

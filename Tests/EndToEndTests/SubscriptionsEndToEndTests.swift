@@ -132,9 +132,8 @@ final class SubscriptionsEndToEndTests: XCTestCase {
         XCTAssertEqual((report["removed"] as? [Any])?.count, 0, "w2 is unread: kept over the budget")
 
         // Open marks read; then the budget may remove the older read one.
-        let record = folder.path + "/opened.txt", opener = folder.path + "/reader.sh"
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
-        chmod(opener, 0o755)
+        let fake = try FakeOpener(in: folder, name: "reader.sh")
+        let (record, opener) = (fake.record, fake.path)
         var reading = runner!
         reading.environment["NEWSSTAND_OPENER"] = opener
         XCTAssertEqual(try reading.run("open", "weekly/w3").status, 0)

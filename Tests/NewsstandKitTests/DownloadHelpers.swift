@@ -19,4 +19,14 @@ extension XCTestCase {
         store.library.writePartInfo(PartInfo(url: url.absoluteString, validator: validator), key: id, type: .pdf)
         store.issue(withID: id)?.resetStateFromDisk()
     }
+
+    /// Issue "a" of `size` bytes served (etag "v1") and its first `kept` bytes left on disk as a
+    /// partial download from that server.
+    func partlyDownloaded(_ harness: StoreHarness, size: Int, kept: Int) throws -> (Store, Issue, Data) {
+        let (data, entry) = harness.serveIssue("a", size: size)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        try plantPart(store, id: "a", bytes: data.prefix(kept), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+        return (store, issue, data)
+    }
 }

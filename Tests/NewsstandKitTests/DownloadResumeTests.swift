@@ -7,10 +7,7 @@ import XCTest
 final class DownloadResumeTests: XCTestCase {
     func testResumeSendsRangeAndIfRangeAndAppends() throws {
         let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 1_000_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        try plantPart(store, id: "a", bytes: data.prefix(400_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+        let (store, issue, data) = try partlyDownloaded(harness, size: 1_000_000, kept: 400_000)
 
         harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
@@ -23,10 +20,7 @@ final class DownloadResumeTests: XCTestCase {
 
     func testA200AnswerToARangeRequestStartsOverAndNeverAppends() throws {
         let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 500_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        try plantPart(store, id: "a", bytes: data.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+        let (store, issue, data) = try partlyDownloaded(harness, size: 500_000, kept: 100_000)
         harness.server.inject(.ignoreRange, into: "/issues/a.pdf")
 
         harness.newsstand.download(issue)
@@ -68,10 +62,7 @@ final class DownloadResumeTests: XCTestCase {
 
     func testA416OnACompletePartInstallsIt() throws {
         let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 200_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
-        try plantPart(store, id: "a", bytes: data, url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+        let (store, issue, data) = try partlyDownloaded(harness, size: 200_000, kept: 200_000)
         XCTAssertEqual(issue.state, .partial(received: 200_000, total: 200_000))
 
         harness.newsstand.download(issue)

@@ -26,9 +26,7 @@ final class CalibreEndToEndTests: XCTestCase {
             .init(path: books.path + "/summer.pdf", title: "Harbour Review Summer", author: "Ann Editor"),
             .init(path: books.path + "/autumn.epub", title: "Autumn Almanac", author: "Bo Writer"),
         ], user: "reader", password: Self.password)
-        let opener = folder.path + "/fake-opener"
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(openedRecord)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
-        chmod(opener, 0o755)
+        let opener = try FakeOpener(in: folder).path
         runner = CommandRunner(folder: folder, extra: ["NEWSSTAND_OPENER": opener, "CALIBRE_PASSWORD": Self.password])
         try FileManager.default.createDirectory(atPath: folder.path + "/home", withIntermediateDirectories: true)
     }

@@ -55,9 +55,7 @@ final class CalibreWebEndToEndTests: XCTestCase {
         let search = try runner.run("search", "cw", "Harbour")
         XCTAssertEqual(search.status, 0, search.error)
         XCTAssertTrue(search.output.contains("Harbour Review Spring"), search.output)
-        let opener = folder.path + "/fake-opener"
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(folder.path)/opened.txt'\n".write(toFile: opener, atomically: true, encoding: .utf8)
-        chmod(opener, 0o755)
+        let opener = try FakeOpener(in: folder).path
         var opening: CommandRunner = runner
         opening.environment["NEWSSTAND_OPENER"] = opener
         XCTAssertEqual(try opening.run("open", "cw/\(id)").status, 0)
