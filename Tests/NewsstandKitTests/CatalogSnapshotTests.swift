@@ -85,4 +85,37 @@ final class CatalogSnapshotTests: XCTestCase {
         let back = try CatalogReader().catalog(catalog, url: URL(string: "http://127.0.0.1/c.plist")!)
         XCTAssertEqual(back.entries.map(\.localKey), [LocalKey.make(for: "a:b"), "kept-key"])
     }
+
+    func testThisVersionsSnapshotOpensAsWrittenAndABrokenOneIsRefused() throws {
+        let entries = [
+            CatalogEntry(CatalogEntry.Fields(
+                id: "urn:x:1", title: "One", releaseDate: Date(timeIntervalSince1970: 1_794_556_800), coverAddress: "http://127.0.0.1/1.png",
+                acquisition: Acquisition(address: "http://127.0.0.1/1.epub", mediaType: .epub, size: 10, sizeIsAdvisory: true),
+                alternatives: [Acquisition(address: "https://127.0.0.1/1.pdf", mediaType: .pdf, size: 20, sha256: String(repeating: "cd", count: 32))],
+                isFree: true, summary: "S", price: "1 EUR", authors: "A")),
+            CatalogEntry(CatalogEntry.Fields(id: "../two", title: "Two", acquisition: Acquisition(address: "http://127.0.0.1/2.cbz", mediaType: .cbz))),
+        ]
+        let catalog = Catalog(title: "T", entries: entries)
+        let opened = try XCTUnwrap(CatalogSnapshot.read(CatalogSnapshot.data(of: catalog), allowFiles: false, limits: CatalogLimits()))
+        XCTAssertEqual(opened.title, "T")
+        XCTAssertEqual(opened.entries, entries, "every field, every form of each issue")
+        XCTAssertEqual(opened.entries.map(\.localKey), entries.map(\.localKey))
+        // The same bytes through the whole reader and validator agree.
+        XCTAssertEqual(try CatalogReader().catalog(CatalogSnapshot.data(of: catalog), url: URL(string: "http://127.0.0.1/c")!).entries, entries)
+
+        func tampered(_ change: (inout CatalogEntry.Fields) -> Void) -> Data {
+            var fields = entries[0].fields
+            change(&fields)
+            return CatalogSnapshot.data(of: Catalog(title: nil, entries: [CatalogEntry(fields)]))
+        }
+        XCTAssertNil(CatalogSnapshot.read(tampered { $0.localKey = "../escape" }, allowFiles: false, limits: CatalogLimits()))
+        XCTAssertNil(CatalogSnapshot.read(tampered { $0.acquisition.address = "ftp://127.0.0.1/1.pdf" }, allowFiles: false, limits: CatalogLimits()))
+        XCTAssertNil(CatalogSnapshot.read(tampered { $0.acquisition.address = "file:///etc/passwd" }, allowFiles: false, limits: CatalogLimits()))
+        XCTAssertNil(CatalogSnapshot.read(tampered { $0.coverAddress = "javascript:x" }, allowFiles: false, limits: CatalogLimits()))
+        let twice = Catalog(title: nil, entries: [entries[1], entries[1]])
+        XCTAssertNil(CatalogSnapshot.read(CatalogSnapshot.data(of: twice), allowFiles: false, limits: CatalogLimits()), "one entry per key")
+        // A property list that is no snapshot of this version (an earlier copy) is for the full reader.
+        XCTAssertNil(CatalogSnapshot.read(Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")], format: .binary),
+                                          allowFiles: false, limits: CatalogLimits()))
+    }
 }

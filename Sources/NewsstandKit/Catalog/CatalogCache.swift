@@ -107,8 +107,10 @@ public struct CatalogCache: Sendable {
     /// the URL's secrets) is set aside, so that the next refresh fetches the catalog anew.
     func loadCatalog(of subscriptionURL: URL, secrets: [String], limits: CatalogLimits) -> (catalog: Catalog, info: Info)? {
         guard let (data, info) = read() else { return nil }
-        guard var catalog = try? CatalogReader(limits: limits).catalog(data, url: subscriptionURL, contentType: nil),
-              SecretMask.unmask(&catalog, secrets: secrets) else {
+        // This version's snapshot opens as it was written; any other copy is read like a catalog.
+        let opened = CatalogSnapshot.read(data, allowFiles: subscriptionURL.isFileURL, limits: limits)
+            ?? (try? CatalogReader(limits: limits).catalog(data, url: subscriptionURL, contentType: nil))
+        guard var catalog = opened, SecretMask.unmask(&catalog, secrets: secrets) else {
             setAside()
             return nil
         }

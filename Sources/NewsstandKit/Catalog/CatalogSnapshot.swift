@@ -2,10 +2,12 @@ import Foundation
 
 /// A checked catalog written as a binary property list: how every catalog is cached once read.
 ///
-/// A feed of many pages becomes one file, read back by ``PropertyListFormat``'s parallel binary
-/// reader and the same ``CatalogValidator`` as any catalog. Nothing is lost on the way: each
-/// issue's local key is written beside its ID (so that reading it back needs no hashing), and the
-/// catalog's other forms of an issue under `Alternatives`.
+/// A feed of many pages becomes one file. Nothing is lost on the way: each issue's local key is
+/// written beside its ID (so that reading it back needs no hashing), and the catalog's other forms
+/// of an issue under `Alternatives`. What was checked when the catalog was read is not checked
+/// again in full when the copy is opened (``read(_:allowFiles:)``): only what keeps the disk
+/// and the network safe — a valid local key, an allowed scheme, one entry per key. A copy that
+/// fails any of it, or one an earlier version wrote, goes through the whole reader and validator.
 public enum CatalogSnapshot {
     typealias Value = BinaryPropertyListWriter.Value
 
@@ -28,10 +30,89 @@ public enum CatalogSnapshot {
             }
             issues.append(.dictionary(pairs))
         }
-        var root: [(String, Value)] = []
+        var root: [(String, Value)] = [("Snapshot", .integer(version))]
         if let title = catalog.title { root.append(("Title", .string(title))) }
         root.append(("Issues", .array(issues)))
         return BinaryPropertyListWriter.data(.dictionary(root))
+    }
+
+    /// The form of the snapshot this version writes (the root's `Snapshot`).
+    static let version: Int64 = 2
+
+    /// The catalog a snapshot of this version holds, its entries as they were written; nil when
+    /// the data is not one, or breaks a rule it was written under.
+    static func read(_ data: Data, allowFiles: Bool, limits: CatalogLimits) -> Catalog? {
+        guard data.starts(with: Array("bplist00".utf8)), data.count <= limits.maximumSize,
+              let read = try? PropertyListFormat.readBinary(data, maximumDepth: limits.maximumDepth, item: { fields, _ in
+                  fields.flatMap { entry($0, allowFiles: allowFiles) }
+              }),
+              read.snapshotVersion == version else { return nil }
+        var entries: [CatalogEntry] = []
+        entries.reserveCapacity(read.items.count)
+        for item in read.items {
+            guard let entry = item else { return nil }
+            entries.append(entry)
+        }
+        let catalog = Catalog(title: read.title, entries: entries)
+        // One entry per local key, as every catalog is made.
+        return catalog.positions.count == entries.count ? catalog : nil
+    }
+
+    private static func entry(_ fields: PropertyListFields, allowFiles: Bool) -> CatalogEntry? {
+        guard case .string(let id)? = fields.id, !id.isEmpty, id.utf8.count <= 1024,
+              case .string(let key)? = fields.localKey, LocalKey.isValid(key),
+              case .string(let title)? = fields.title,
+              let main = acquisition(fields.downloadURL, fields.mediaType, fields.size, fields.advertisedSize, fields.sha256, fields.webPage,
+                                     allowFiles: allowFiles)
+        else { return nil }
+        var alternatives: [Acquisition] = []
+        if case .array(let values)? = fields.alternatives {
+            for case .dictionary(let offer) in values {
+                guard let other = acquisition(offer["Download URL"], offer["Media type"], offer["Size"], offer["Advertised size"],
+                                              offer["SHA256"], offer["Web page"], allowFiles: allowFiles) else { return nil }
+                alternatives.append(other)
+            }
+        }
+        var cover: String?
+        if case .string(let address)? = fields.coverURL {
+            guard address.hasPrefix("data:image/") || isAllowed(address, allowFiles: allowFiles) else { return nil }
+            cover = address
+        }
+        var date: Date?
+        if case .date(let value)? = fields.releaseDate { date = value }
+        func text(_ value: PropertyListValue?) -> String? {
+            if case .string(let string)? = value { return string }
+            return nil
+        }
+        return CatalogEntry(CatalogEntry.Fields(
+            id: id, localKey: key, title: title, releaseDate: date, coverAddress: cover, acquisition: main, alternatives: alternatives,
+            isFree: fields.free == .boolean(true), summary: text(fields.summary), price: text(fields.price), authors: text(fields.authors)))
+    }
+
+    private static func acquisition(
+        _ address: PropertyListValue?, _ type: PropertyListValue?, _ size: PropertyListValue?, _ advertised: PropertyListValue?,
+        _ sha256: PropertyListValue?, _ webPage: PropertyListValue?, allowFiles: Bool
+    ) -> Acquisition? {
+        guard case .string(let address)? = address, isAllowed(address, allowFiles: allowFiles),
+              case .string(let typeName)? = type, let mediaType = MediaType(mimeType: typeName) else { return nil }
+        var bytes: Int64?
+        if case .integer(let value)? = size ?? advertised {
+            guard value >= 0 else { return nil }
+            bytes = value
+        }
+        var digest: String?
+        if case .string(let value)? = sha256 {
+            guard value.utf8.count == 64 else { return nil }
+            digest = value
+        }
+        return Acquisition(address: address, mediaType: mediaType, size: bytes, sha256: digest, sizeIsAdvisory: size == nil && advertised != nil,
+                           throughWebPage: webPage == .boolean(true))
+    }
+
+    /// An address of a scheme newsstand fetches: http(s), or a file for a catalog on this machine.
+    private static func isAllowed(_ address: String, allowFiles: Bool) -> Bool {
+        let utf8 = address.utf8
+        return utf8.starts(with: "https://".utf8) || utf8.starts(with: "http://".utf8) || (allowFiles && utf8.starts(with: "file:".utf8))
     }
 
     /// The keys of one way to get an issue.

@@ -73,8 +73,21 @@ public struct PropertyListFormat: CatalogFormat {
     }
 
     private static func readBinary(_ data: Data, maximumDepth: Int) throws -> (String?, [FeedEntry]) {
+        let read = try readBinary(data, maximumDepth: maximumDepth) { fields, index in
+            fields.map { entry(from: $0, index: index) } ?? notAnEntry(index)
+        }
+        return (read.title, read.items)
+    }
+
+    /// A binary list's title, the `Snapshot` version of its root (the cache's), and each issue
+    /// made by `item` from its fields (nil: not a dictionary) and its place, read in pieces on
+    /// every core.
+    static func readBinary<Item: Sendable>(
+        _ data: Data, maximumDepth: Int, item: @escaping @Sendable (PropertyListFields?, Int) -> Item
+    ) throws -> (title: String?, snapshotVersion: Int64?, items: [Item]) {
         try BinaryPropertyListParser.withDocument(data, maximumDepth: maximumDepth) { parser, top throws(PropertyListError) in
             var title: String?
+            var version: Int64?
             let items: [Int]
             var itemDepth = 1
             switch try parser.children(top, depth: 0) {
@@ -91,30 +104,33 @@ public struct PropertyListFormat: CatalogFormat {
                 if let entry = pairs.last(where: { $0.key == "Title" }), case .string(let string) = try parser.value(entry.value, depth: 1) {
                     title = string
                 }
+                if let entry = pairs.last(where: { $0.key == "Snapshot" }), case .integer(let number) = try parser.value(entry.value, depth: 1) {
+                    version = number
+                }
             case nil:
                 throw PropertyListError(kind: .notACatalog)
             }
             let readers = parser.split(into: Pieces.count(for: items.count))
             let depth = itemDepth
-            return (title, try inPieces(items.count) { range, piece throws(PropertyListError) in
+            return (title, version, try inPieces(items.count) { range, piece throws(PropertyListError) in
                 var reader = readers[piece]
-                var entries: [FeedEntry] = []
-                entries.reserveCapacity(range.count)
+                var made: [Item] = []
+                made.reserveCapacity(range.count)
                 // Keys are matched as bytes, and only the values of known keys are read.
                 var slots = [Int](repeating: -1, count: PropertyListKey.allCases.count)
                 for index in range {
                     for slot in slots.indices { slots[slot] = -1 }
                     guard try reader.references(in: items[index], depth: depth, slot: { PropertyListKey(utf8: $0)?.rawValue }, into: &slots) else {
-                        entries.append(notAnEntry(index))
+                        made.append(item(nil, index))
                         continue
                     }
                     var fields = PropertyListFields()
                     for key in PropertyListKey.allCases where slots[key.rawValue] >= 0 {
                         fields.set(key, try reader.value(slots[key.rawValue], depth: depth + 1))
                     }
-                    entries.append(entry(from: fields, index: index))
+                    made.append(item(fields, index))
                 }
-                return entries
+                return made
             })
         }
     }
