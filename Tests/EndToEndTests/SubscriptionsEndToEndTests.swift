@@ -239,6 +239,13 @@ final class SubscriptionsEndToEndTests: XCTestCase {
             XCTAssertTrue(result.error.contains("\(configPath):3: subscriptions.club.keep"), result.error)
         }
         XCTAssertTrue(servers["club"]!.requests.isEmpty, "nothing ran")
+        // The shelf's own tables, checked by the shelf, stop every command alike.
+        try Data("[keys]\nsort = \"d\"\n".utf8).write(to: URL(fileURLWithPath: configPath))
+        for command in [["list"], ["sync"]] {
+            let result = try runner.run(command)
+            XCTAssertEqual(result.status, 64, "\(command): \(result.error)")
+            XCTAssertTrue(result.error.contains("\(configPath):2: keys.sort: d is bound to both download and sort."), result.error)
+        }
     }
 
     func testALibraryOfTheEarlierLayoutIsFoundWhenItsCatalogIsSubscribed() throws {

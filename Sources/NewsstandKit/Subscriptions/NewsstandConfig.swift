@@ -16,8 +16,17 @@ public struct NewsstandConfig: Sendable {
     public var jobs: Int?
     /// Things worth saying that do not stop anything (a file others can read holding secrets).
     public var warnings: [String] = []
-    /// The shelf's keys and colours (`[keys]`, `[colors]`).
-    public var shelf = ShelfSettings()
+    /// The shelf's `[keys]` as written: action name to keys. The shelf checks them.
+    public var shelfKeys: [String: [String]] = [:]
+    /// The shelf's `[colors]` as written: element name to colour text. The shelf checks them.
+    public var shelfColors: [String: String] = [:]
+    /// Where each key is set in the file's text, for messages that name the line.
+    private var text = ConfigText("")
+
+    /// The 1-based line where `key` is set in `table` (nil: at the top), else 1.
+    public func line(ofKey key: String, inTable table: String?) -> Int {
+        text.line(ofKey: key, inTable: table) ?? 1
+    }
 
     public init(path: String) {
         self.path = path
@@ -80,39 +89,24 @@ public struct NewsstandConfig: Sendable {
             guard let jobs = value.int, (1...64).contains(jobs) else { throw fail(nil, "jobs", "expected a number from 1 to 64.") }
             config.jobs = jobs
         }
+        config.text = lines
         if let value = root["keys"] {
             guard let table = value.table else { throw fail(nil, "keys", "expected a table: [keys] with ACTION = \"KEY\".") }
-            for name in table.keys.sorted() {
-                guard let action = ShelfSettings.Action(rawValue: name) else {
-                    throw fail("keys", name, "no such action; the actions are \(ShelfSettings.Action.allCases.map(\.rawValue).joined(separator: ", ")).")
-                }
-                let keys: [String]
+            for name in table.keys {
                 if let key = table[name]?.string {
-                    keys = [key]
+                    config.shelfKeys[name] = [key]
                 } else if let array = table[name]?.array, !array.isEmpty, array.allSatisfy({ $0.string != nil }) {
-                    keys = array.compactMap(\.string)
+                    config.shelfKeys[name] = array.compactMap(\.string)
                 } else {
                     throw fail("keys", name, "expected a key (\"d\", \"enter\") or a list of keys.")
                 }
-                if let problem = config.shelf.bind(action, to: keys) { throw fail("keys", name, problem) }
-            }
-            if let (key, first, second) = config.shelf.conflict() {
-                let side = table[second.rawValue] != nil ? second : first
-                throw fail("keys", side.rawValue, "\(key) is bound to both \(first.rawValue) and \(second.rawValue).")
             }
         }
         if let value = root["colors"] {
             guard let table = value.table else { throw fail(nil, "colors", "expected a table: [colors] with ELEMENT = \"COLOUR\".") }
-            for name in table.keys.sorted() {
-                guard let element = ShelfSettings.Element(rawValue: name) else {
-                    throw fail("colors", name, "no such part of the shelf; the parts are \(ShelfSettings.Element.allCases.map(\.rawValue).joined(separator: ", ")).")
-                }
+            for name in table.keys {
                 guard let text = table[name]?.string else { throw fail("colors", name, "expected text such as \"white on blue bold\".") }
-                do {
-                    config.shelf.colors[element] = try ShelfSettings.parseColor(text)
-                } catch {
-                    throw fail("colors", name, error.reason)
-                }
+                config.shelfColors[name] = text
             }
         }
         guard let table = root["subscriptions"] else { return config }

@@ -14,13 +14,9 @@ public struct Theme: Sendable {
     /// `element`'s style: the configuration's when it sets one, else `standard`.
     private func style(_ element: ShelfSettings.Element, _ standard: Style) -> Style {
         guard let spec = overrides[element] else { return standard }
-        func color(_ value: ShelfSettings.ColorValue?, _ fallback: Color) -> Color {
+        func color(_ value: Color?, _ fallback: Color) -> Color {
             guard colors != .none, let value else { return colors == .none ? .default : fallback }
-            switch value {
-            case .default: return .default
-            case .palette(let index): return .palette(index)
-            case .rgb(let red, let green, let blue): return .rgb(red, green, blue)
-            }
+            return value
         }
         return Style(foreground: color(spec.foreground, standard.foreground), background: color(spec.background, standard.background),
                      bold: spec.bold, dim: spec.dim, reverse: spec.reverse, underline: spec.underline)

@@ -14,7 +14,7 @@ extension NewsstandCommand {
             try reportingFailures {
                 // The configuration first: a broken file stops everything, terminal or not.
                 let config = try NewsstandOptions.loadConfig()
-                let settings = config?.shelf ?? ShelfSettings()
+                let settings = try config.map(ShelfSettings.init(config:)) ?? ShelfSettings()
                 guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                     throw CommandFailure("The shelf needs a terminal; use `newsstand list` in scripts.")
                 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NewsstandKit
+import ShelfUI
 
 /// The options every subcommand shares: which publications, and how to download.
 struct NewsstandOptions: ParsableArguments {
@@ -43,6 +44,9 @@ struct NewsstandOptions: ParsableArguments {
     /// The configuration, or nil when there is none. A broken one stops everything (exit 64).
     static func loadConfig() throws -> NewsstandConfig? {
         let config = try NewsstandConfig.load(path: configPath)
+        // The shelf's [keys] and [colors] are the shelf's to check, but a mistake in them stops
+        // every command, as any mistake in the file does.
+        if let config { _ = try ShelfSettings(config: config) }
         for warning in config?.warnings ?? [] { Output.error("newsstand: warning: \(warning)") }
         return config
     }

@@ -1,6 +1,8 @@
+import NewsstandKit
+
 /// The shelf's keys and colours as the configuration sets them (`[keys]` and `[colors]` in
-/// config.toml): data only, checked when the file is read; the shelf turns it into its key map
-/// and theme.
+/// config.toml, which the core hands over as text): checked here, each mistake named with the
+/// file, the line and the key.
 public struct ShelfSettings: Sendable, Equatable {
     /// Something a key does on the shelf.
     public enum Action: String, Sendable, CaseIterable {
@@ -46,23 +48,17 @@ public struct ShelfSettings: Sendable, Equatable {
         case newBadge = "new-badge", unreadBadge = "unread-badge", pinBadge = "pin-badge"
     }
 
-    /// A colour the configuration names.
-    public enum ColorValue: Sendable, Equatable {
-        case `default`
-        case palette(UInt8)
-        case rgb(UInt8, UInt8, UInt8)
-    }
-
-    /// `"FOREGROUND [on BACKGROUND] [bold] [dim] [reverse] [underline]"`.
+    /// `"FOREGROUND [on BACKGROUND] [bold] [dim] [reverse] [underline]"`: a change to an
+    /// element's standard style (a colour not named keeps the standard one).
     public struct ColorSpec: Sendable, Equatable {
-        public var foreground: ColorValue?
-        public var background: ColorValue?
+        public var foreground: Color?
+        public var background: Color?
         public var bold = false
         public var dim = false
         public var reverse = false
         public var underline = false
 
-        public init(foreground: ColorValue? = nil, background: ColorValue? = nil, bold: Bool = false, dim: Bool = false,
+        public init(foreground: Color? = nil, background: Color? = nil, bold: Bool = false, dim: Bool = false,
                     reverse: Bool = false, underline: Bool = false) {
             self.foreground = foreground
             self.background = background
@@ -78,6 +74,34 @@ public struct ShelfSettings: Sendable, Equatable {
     public var colors: [Element: ColorSpec] = [:]
 
     public init() {}
+
+    /// The configuration's `[keys]` and `[colors]`, checked; a mistake is a configuration error
+    /// naming the file, the line and the key, as the core names its own.
+    public init(config: NewsstandConfig) throws(NewsstandError) {
+        func fail(_ table: String, _ key: String, _ message: String) -> NewsstandError {
+            NewsstandError(.configuration, "\(config.path):\(config.line(ofKey: key, inTable: table)): \(table).\(key): \(message)")
+        }
+        for (name, keys) in config.shelfKeys.sorted(by: { $0.key < $1.key }) {
+            guard let action = Action(rawValue: name) else {
+                throw fail("keys", name, "no such action; the actions are \(Action.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            if let problem = bind(action, to: keys) { throw fail("keys", name, problem) }
+        }
+        if let (key, first, second) = conflict() {
+            let side = config.shelfKeys[second.rawValue] != nil ? second : first
+            throw fail("keys", side.rawValue, "\(key) is bound to both \(first.rawValue) and \(second.rawValue).")
+        }
+        for (name, text) in config.shelfColors.sorted(by: { $0.key < $1.key }) {
+            guard let element = Element(rawValue: name) else {
+                throw fail("colors", name, "no such part of the shelf; the parts are \(Element.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            do {
+                colors[element] = try Self.parseColor(text)
+            } catch {
+                throw fail("colors", name, error.reason)
+            }
+        }
+    }
 
     /// The action a key does, if any.
     public func action(for key: String) -> Action? {
@@ -117,7 +141,7 @@ public struct ShelfSettings: Sendable, Equatable {
     public static func parseColor(_ text: String) throws(InvalidSetting) -> ColorSpec {
         var spec = ColorSpec()
         var words = text.lowercased().split(separator: " ").map(String.init)
-        func color(_ word: String) -> ColorValue? {
+        func color(_ word: String) -> Color? {
             let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
             if word == "default" { return .default }
             if let index = names.firstIndex(of: word) { return .palette(UInt8(index)) }
