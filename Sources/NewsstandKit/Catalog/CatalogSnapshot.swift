@@ -43,7 +43,7 @@ public enum CatalogSnapshot {
     /// the data is not one, or breaks a rule it was written under.
     static func read(_ data: Data, allowFiles: Bool, limits: CatalogLimits) -> Catalog? {
         guard data.starts(with: Array("bplist00".utf8)), data.count <= limits.maximumSize,
-              let read = try? PropertyListFormat.readBinary(data, maximumDepth: limits.maximumDepth, item: { fields, _ in
+              let read = try? PropertyListFormat.readBinary(data, maximumDepth: limits.maximumDepth, snapshot: version, item: { fields, _ in
                   fields.flatMap { entry($0, allowFiles: allowFiles) }
               }),
               read.snapshotVersion == version else { return nil }

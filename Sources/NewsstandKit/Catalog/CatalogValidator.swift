@@ -22,30 +22,38 @@ public struct CatalogValidator: Sendable {
     static let maximumSummary = 4_000
 
     public func catalog(from pages: [FeedPage], remarks: [CatalogRemark] = []) -> Catalog {
-        // Every entry with its page's resolver and its place in the whole feed, then checked on
-        // every core: entries are independent.
-        var work: [(entry: FeedEntry, index: Int, page: Int)] = []
+        // Every entry's page and its place in the whole feed, then checked on every core: entries
+        // are independent. The entries themselves stay where they are (copying 100,000 of them
+        // into one array cost more than checking them).
+        var places: [(page: Int32, position: Int32, index: Int)] = []
         var resolvers: [URLResolver] = []
         let format = pages.first?.format ?? .propertyList
         var withoutDownload = 0
         var samplesOnly = 0
         var templated = 0
         var offset = 0
+        places.reserveCapacity(pages.reduce(0) { $0 + $1.entries.count })
         for (number, page) in pages.enumerated() {
             resolvers.append(URLResolver(base: page.url))
             withoutDownload += page.itemsWithoutDownload
             templated += page.templatedLinks
-            for entry in page.entries { work.append((entry, offset + entry.index, number)) }
-            offset += (page.entries.map(\.index).max() ?? -1) + 1
+            var last = -1
+            for (position, entry) in page.entries.enumerated() {
+                places.append((Int32(number), Int32(position), offset + entry.index))
+                last = max(last, entry.index)
+            }
+            offset += last + 1
         }
-        let (items, pageResolvers) = (work, resolvers)
-        let checked = Pieces.map(items.count) { range, _ in
-            range.map { position in
-                check(items[position].entry, index: items[position].index, resolver: pageResolvers[items[position].page], format: format)
+        let (placed, pageResolvers) = (places, resolvers)
+        let checked = Pieces.map(places.count) { range, _ in
+            range.map { item in
+                let place = placed[item]
+                let page = Int(place.page)
+                return check(pages[page].entries[Int(place.position)], index: place.index, resolver: pageResolvers[page], format: format)
             }
         }
         var results: [Result<CatalogEntry, CatalogWarning>] = []
-        results.reserveCapacity(work.count)
+        results.reserveCapacity(places.count)
         for piece in checked {
             for outcome in piece {
                 switch outcome {

@@ -33,18 +33,32 @@ public enum MediaType: String, Sendable, CaseIterable {
 
     /// The type of a media type string (parameters ignored), or nil when it is none of ours.
     public init?(mimeType: String) {
-        // Without Foundation's trimming: this runs for every entry of a feed.
-        var bare = Substring(mimeType)
-        if let semicolon = bare.firstIndex(of: ";") { bare = bare[..<semicolon] }
-        while bare.first == " " || bare.first == "\t" { bare = bare.dropFirst() }
-        while bare.last == " " || bare.last == "\t" { bare = bare.dropLast() }
-        switch bare.lowercased() {
-        case "application/pdf", "application/x-pdf": self = .pdf
-        case "application/epub+zip": self = .epub
-        case "application/vnd.comicbook+zip", "application/x-cbz": self = .cbz
-        case "application/zip", "application/x-zip-compressed", "application/hpub+zip": self = .hpub
-        default: return nil
+        // As bytes, without Foundation's trimming or a lowercased copy: this runs for every entry
+        // of every catalog.
+        var text = mimeType
+        guard let type = text.withUTF8({ Self.fromMIMEBytes($0) }) else { return nil }
+        self = type
+    }
+
+    private static func fromMIMEBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> MediaType? {
+        var start = 0
+        var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        let bare = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        func matches(_ name: StaticString) -> Bool {
+            guard name.utf8CodeUnitCount == bare.count else { return false }
+            let expected = name.utf8Start
+            for offset in 0..<bare.count where bare[offset] | (bare[offset] >= 65 && bare[offset] <= 90 ? 0x20 : 0) != expected[offset] {
+                return false
+            }
+            return true
         }
+        if matches("application/pdf") || matches("application/x-pdf") { return .pdf }
+        if matches("application/epub+zip") { return .epub }
+        if matches("application/vnd.comicbook+zip") || matches("application/x-cbz") { return .cbz }
+        if matches("application/zip") || matches("application/x-zip-compressed") || matches("application/hpub+zip") { return .hpub }
+        return nil
     }
 
     /// The type a URL's path extension names, or nil when it names none of ours.

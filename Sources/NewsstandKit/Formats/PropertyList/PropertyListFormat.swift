@@ -82,8 +82,10 @@ public struct PropertyListFormat: CatalogFormat {
     /// A binary list's title, the `Snapshot` version of its root (the cache's), and each issue
     /// made by `item` from its fields (nil: not a dictionary) and its place, read in pieces on
     /// every core.
+    /// With `snapshot`, a list whose root says another version (or none) is not read further:
+    /// its items come back empty.
     static func readBinary<Item: Sendable>(
-        _ data: Data, maximumDepth: Int, item: @escaping @Sendable (PropertyListFields?, Int) -> Item
+        _ data: Data, maximumDepth: Int, snapshot: Int64? = nil, item: @escaping @Sendable (PropertyListFields?, Int) -> Item
     ) throws -> (title: String?, snapshotVersion: Int64?, items: [Item]) {
         try BinaryPropertyListParser.withDocument(data, maximumDepth: maximumDepth) { parser, top throws(PropertyListError) in
             var title: String?
@@ -110,6 +112,7 @@ public struct PropertyListFormat: CatalogFormat {
             case nil:
                 throw PropertyListError(kind: .notACatalog)
             }
+            if let snapshot, version != snapshot { return (title, version, []) }
             let readers = parser.split(into: Pieces.count(for: items.count))
             let depth = itemDepth
             return (title, version, try inPieces(items.count) { range, piece throws(PropertyListError) in
