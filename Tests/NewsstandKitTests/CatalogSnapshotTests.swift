@@ -118,4 +118,20 @@ final class CatalogSnapshotTests: XCTestCase {
         XCTAssertNil(CatalogSnapshot.read(Fixtures.catalog([Fixtures.entry(id: "a", download: "a.pdf")], format: .binary),
                                           allowFiles: false, limits: CatalogLimits()))
     }
+
+    /// Found by `make fuzz`: a feed's link without a length read back from the cache as another
+    /// acquisition (advisory or not, of no size).
+    func testAFeedsLinkWithoutASizeReadsBackTheSame() throws {
+        let feed = """
+            <feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://e.org/a/"><entry xml:base="b/"><id>x</id><title>T</title>
+            <link rel="enclosure" type="application/pdf" xml:base="../c/" href="x.pdf"/></entry></feed>
+            """
+        let url = URL(string: "https://news.example/opds/feed")!
+        let read = try CatalogReader().catalog(Data(feed.utf8), url: url)
+        XCTAssertEqual(read.entries.first?.downloadAddress, "http://e.org/a/c/x.pdf")
+        let snapshot = CatalogSnapshot.data(of: read)
+        XCTAssertEqual(try CatalogReader().catalog(snapshot, url: url).entries.map(\.acquisitions), read.entries.map(\.acquisitions))
+        XCTAssertEqual(CatalogSnapshot.read(snapshot, allowFiles: false, limits: CatalogLimits())?.entries.map(\.acquisitions),
+                       read.entries.map(\.acquisitions))
+    }
 }

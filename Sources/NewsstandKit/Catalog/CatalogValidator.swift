@@ -110,8 +110,10 @@ public struct CatalogValidator: Sendable {
             // A link typed as something else (an HTML store page) is not a download, whatever its extension.
             if let mediaType = offer.mediaType, MediaType(mimeType: mediaType) == nil, !Self.isGeneric(mediaType) { continue }
             guard let type else { continue }
-            usable.append((Acquisition(address: address, mediaType: type, size: offer.size.flatMap { $0 >= 0 ? $0 : nil }, sha256: offer.sha256,
-                                       sizeIsAdvisory: offer.sizeIsAdvisory, throughWebPage: offer.throughWebPage), offer))
+            let size = offer.size.flatMap { $0 >= 0 ? $0 : nil }
+            // Without a size there is nothing to advise: one value for "no size", whatever the format.
+            usable.append((Acquisition(address: address, mediaType: type, size: size, sha256: offer.sha256,
+                                       sizeIsAdvisory: size != nil && offer.sizeIsAdvisory, throughWebPage: offer.throughWebPage), offer))
         }
         if usable.isEmpty {
             if sawUnsupportedURL {
