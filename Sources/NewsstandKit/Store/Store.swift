@@ -260,12 +260,6 @@ public final class Store: Sendable {
         return outcome.withLock { $0! }
     }
 
-    /// A request for a URL of this publication: its credentials, headers and query (for its own
-    /// origin only), its certificate authorities, speed cap and time-out.
-    func makeRequest(_ url: URL, destination: String) throws(NewsstandError) -> TransferRequest {
-        try fetcher.request(url, destination: destination)
-    }
-
     /// Secrets of this subscription, to keep out of messages.
     var secrets: [String] { fetcher.secrets }
 
