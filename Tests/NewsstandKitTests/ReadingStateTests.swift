@@ -64,6 +64,22 @@ final class ReadingStateTests: XCTestCase {
         XCTAssertEqual(ReadingState.digest(["a", "b"]), ReadingState.digest(["b", "a"]))
     }
 
+    /// Keys reach SQLite as one JSON list: any text is recorded as itself, each key once.
+    func testKeysOfAnyTextAreRecordedAsThemselves() throws {
+        let folder = TemporaryDirectory()
+        let state = try ReadingState(path: folder.path + "/reading.sqlite3")
+        let odd = ["quote\"d", "back\\slash", "tab\there", "line\nbreak", "é—ü", "[\"],"]
+        let first = try state.load(subscription: "s", keys: odd, at: Date(timeIntervalSince1970: 1_000))
+        XCTAssertEqual(first.firstSeen, odd.count)
+        let later = try state.load(subscription: "s", keys: odd + ["new"], at: Date(timeIntervalSince1970: 2_000))
+        XCTAssertEqual(later.firstSeen, 1, "the odd keys were recorded as they are, so only `new` is new")
+        XCTAssertTrue(later.record(for: "new").isNew)
+        for key in odd {
+            try state.setRead(true, subscription: "s", keys: [key])
+            XCTAssertEqual(state.record(subscription: "s", key: key)?.isRead, true, key)
+        }
+    }
+
     func testTwoProcessesWritingTheReadingStateAtOnceBothLand() throws {
         let folder = TemporaryDirectory()
         let path = folder.path + "/reading.sqlite3"

@@ -9,31 +9,77 @@ import Foundation
 /// and the network safe — a valid local key, an allowed scheme, one entry per key. A copy that
 /// fails any of it, or one an earlier version wrote, goes through the whole reader and validator.
 public enum CatalogSnapshot {
-    typealias Value = BinaryPropertyListWriter.Value
-
     /// The catalog as a binary property list, each secret of `secrets` replaced by its stand-in.
     public static func data(of catalog: Catalog, masking secrets: [String] = []) -> Data {
-        var issues: [Value] = []
+        // Objects at most: per issue its dictionary and a value per key (keys are shared), per
+        // other form an array slot, a dictionary and its values.
+        let bound = 64 + catalog.entries.reduce(0) { $0 + 20 + 8 * $1.alternatives.count }
+        var writer = BinaryPropertyListWriter(objectBound: bound, expectedBytes: catalog.entries.count * 320)
+        let keys = Keys(&writer)
+        var issues: [BinaryPropertyListWriter.Reference] = []
         issues.reserveCapacity(catalog.entries.count)
+        var names: [BinaryPropertyListWriter.Reference] = []
+        var values: [BinaryPropertyListWriter.Reference] = []
         for entry in catalog.entries {
             let fields = entry.fields
-            var pairs: [(String, Value)] = [("ID", .string(fields.id)), ("Local key", .string(fields.localKey)), ("Title", .string(fields.title))]
-            pairs += acquisition(fields.acquisition, masking: secrets)
-            pairs.append(("Free", .boolean(fields.isFree)))
-            if let date = fields.releaseDate { pairs.append(("Release date", .date(date))) }
-            if let cover = fields.coverAddress { pairs.append(("Cover URL", .string(SecretMask.mask(cover, secrets: secrets)))) }
-            if let summary = fields.summary { pairs.append(("Summary", .string(summary))) }
-            if let price = fields.price { pairs.append(("Price", .string(price))) }
-            if let authors = fields.authors { pairs.append(("Authors", .string(authors))) }
-            if !fields.alternatives.isEmpty {
-                pairs.append(("Alternatives", .array(fields.alternatives.map { .dictionary(acquisition($0, masking: secrets)) })))
+            names.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true)
+            func add(_ key: BinaryPropertyListWriter.Reference, _ value: BinaryPropertyListWriter.Reference) {
+                names.append(key)
+                values.append(value)
             }
-            issues.append(.dictionary(pairs))
+            add(keys.id, writer.string(fields.id))
+            add(keys.localKey, writer.string(fields.localKey))
+            add(keys.title, writer.string(fields.title))
+            acquisition(fields.acquisition, masking: secrets, keys: keys, into: &writer, add)
+            add(keys.free, fields.isFree ? keys.yes : keys.no)
+            if let date = fields.releaseDate { add(keys.releaseDate, writer.date(date)) }
+            if let cover = fields.coverAddress { add(keys.coverURL, writer.string(SecretMask.mask(cover, secrets: secrets))) }
+            if let summary = fields.summary { add(keys.summary, writer.string(summary)) }
+            if let price = fields.price { add(keys.price, writer.string(price)) }
+            if let authors = fields.authors { add(keys.authors, writer.string(authors)) }
+            if !fields.alternatives.isEmpty {
+                var offers: [BinaryPropertyListWriter.Reference] = []
+                for alternative in fields.alternatives {
+                    var offerNames: [BinaryPropertyListWriter.Reference] = []
+                    var offerValues: [BinaryPropertyListWriter.Reference] = []
+                    acquisition(alternative, masking: secrets, keys: keys, into: &writer) {
+                        offerNames.append($0)
+                        offerValues.append($1)
+                    }
+                    offers.append(writer.dictionary(keys: offerNames, values: offerValues))
+                }
+                add(keys.alternatives, writer.array(offers))
+            }
+            issues.append(writer.dictionary(keys: names, values: values))
         }
-        var root: [(String, Value)] = [("Snapshot", .integer(version))]
-        if let title = catalog.title { root.append(("Title", .string(title))) }
-        root.append(("Issues", .array(issues)))
-        return BinaryPropertyListWriter.data(.dictionary(root))
+        names = [keys.snapshot]
+        values = [writer.integer(version)]
+        if let title = catalog.title {
+            names.append(keys.title)
+            values.append(writer.string(title))
+        }
+        names.append(keys.issues)
+        values.append(writer.array(issues))
+        let root = writer.dictionary(keys: names, values: values)
+        return writer.finish(top: root)
+    }
+
+    /// The keys of a snapshot, and its two booleans, each written once.
+    private struct Keys {
+        typealias Reference = BinaryPropertyListWriter.Reference
+        let id, localKey, title, downloadURL, mediaType, size, advertisedSize, sha256, webPage, free, releaseDate, coverURL: Reference
+        let summary, price, authors, alternatives, snapshot, issues, yes, no: Reference
+
+        init(_ writer: inout BinaryPropertyListWriter) {
+            (id, localKey, title) = (writer.string("ID"), writer.string("Local key"), writer.string("Title"))
+            (downloadURL, mediaType, size) = (writer.string("Download URL"), writer.string("Media type"), writer.string("Size"))
+            (advertisedSize, sha256, webPage) = (writer.string("Advertised size"), writer.string("SHA256"), writer.string("Web page"))
+            (free, releaseDate, coverURL) = (writer.string("Free"), writer.string("Release date"), writer.string("Cover URL"))
+            (summary, price, authors) = (writer.string("Summary"), writer.string("Price"), writer.string("Authors"))
+            (alternatives, snapshot, issues) = (writer.string("Alternatives"), writer.string("Snapshot"), writer.string("Issues"))
+            (yes, no) = (writer.boolean(true), writer.boolean(false))
+        }
     }
 
     /// The form of the snapshot this version writes (the root's `Snapshot`).
@@ -115,15 +161,15 @@ public enum CatalogSnapshot {
         return utf8.starts(with: "https://".utf8) || utf8.starts(with: "http://".utf8) || (allowFiles && utf8.starts(with: "file:".utf8))
     }
 
-    /// The keys of one way to get an issue.
-    private static func acquisition(_ acquisition: Acquisition, masking secrets: [String]) -> [(String, Value)] {
-        var pairs: [(String, Value)] = [
-            ("Download URL", .string(SecretMask.mask(acquisition.address, secrets: secrets))),
-            ("Media type", .string(acquisition.mediaType.mimeTypeForSnapshot)),
-        ]
-        if let size = acquisition.size { pairs.append((acquisition.sizeIsAdvisory ? "Advertised size" : "Size", .integer(size))) }
-        if let digest = acquisition.sha256 { pairs.append(("SHA256", .string(digest))) }
-        if acquisition.throughWebPage { pairs.append(("Web page", .boolean(true))) }
-        return pairs
+    /// The keys of one way to get an issue, each handed to `add` with its value.
+    private static func acquisition(
+        _ acquisition: Acquisition, masking secrets: [String], keys: Keys, into writer: inout BinaryPropertyListWriter,
+        _ add: (BinaryPropertyListWriter.Reference, BinaryPropertyListWriter.Reference) -> Void
+    ) {
+        add(keys.downloadURL, writer.string(SecretMask.mask(acquisition.address, secrets: secrets)))
+        add(keys.mediaType, writer.sharedString(acquisition.mediaType.mimeTypeForSnapshot))
+        if let size = acquisition.size { add(acquisition.sizeIsAdvisory ? keys.advertisedSize : keys.size, writer.integer(size)) }
+        if let digest = acquisition.sha256 { add(keys.sha256, writer.string(digest)) }
+        if acquisition.throughWebPage { add(keys.webPage, keys.yes) }
     }
 }

@@ -41,6 +41,7 @@ public struct AtomFeedFormat: CatalogFormat {
         }
         var bases = XMLBases(tree, document: url)
         var index = 0
+        page.entries.reserveCapacity(tree.childCount(of: tree.root))
         for child in tree.children(of: tree.root) {
             if tree.isElement(child, "link", in: Self.atom) {
                 readFeedLink(child, tree: tree, url: bases.base(of: child), into: &page)

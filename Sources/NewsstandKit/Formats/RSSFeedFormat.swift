@@ -30,6 +30,7 @@ public struct RSSFeedFormat: CatalogFormat {
         var bases = XMLBases(tree, document: url)
         var channelCover: String?
         var index = 0
+        page.entries.reserveCapacity(tree.childCount(of: channel))
         for child in tree.children(of: channel) {
             let element = tree.elements[child]
             switch (namespace(of: child, in: tree), element.name) {

@@ -1,6 +1,9 @@
 import Foundation
 
 /// Steps through XML bytes one token at a time.
+///
+/// It reads the bytes of an ``XMLTree`` while that tree is being built, through a pointer the
+/// tree keeps alive: the checked array subscript was a sixth of a parse.
 struct XMLScanner {
     enum Token {
         case startTag(nameStart: Int, nameEnd: Int, selfClosing: Bool)
@@ -10,13 +13,23 @@ struct XMLScanner {
         case markupInText
     }
 
-    let bytes: [UInt8]
+    /// An attribute of the start tag just read: where its name and raw value lie.
+    struct RawAttribute {
+        var nameStart: Int
+        var nameEnd: Int
+        var valueStart: Int
+        var valueEnd: Int
+        /// Whether the value holds a reference (`&amp;`) and needs decoding.
+        var hasReference: Bool
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     /// Where the current start tag's attributes begin.
     private var attributeStart = 0
     private var attributeEnd = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -37,8 +50,10 @@ struct XMLScanner {
                 // Text up to the next tag.
                 var hasMarkup = false
                 let start = index
-                while index < count, bytes[index] != UInt8(ascii: "<") {
-                    if bytes[index] == UInt8(ascii: "&") { hasMarkup = true }
+                while index < count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "<") { break }
+                    if byte == UInt8(ascii: "&") { hasMarkup = true }
                     index += 1
                 }
                 if !inElement {
@@ -107,8 +122,8 @@ struct XMLScanner {
         return nil
     }
 
-    /// The attributes of the start tag just read, values decoded.
-    func attributes(into list: inout [(nameStart: Int, nameEnd: Int, value: String)]) throws(XMLTree.Failure) {
+    /// The attributes of the start tag just read.
+    func attributes(into list: inout [RawAttribute]) throws(XMLTree.Failure) {
         var position = attributeStart
         while true {
             while position < attributeEnd, XMLText.isSpace(bytes[position]) { position += 1 }
@@ -130,17 +145,17 @@ struct XMLScanner {
             let valueStart = position
             while position < attributeEnd, bytes[position] != quote { position += 1 }
             guard position < attributeEnd else { throw failure("an attribute value is not closed") }
-            let raw = bytes[valueStart..<position]
+            let valueEnd = position
             position += 1
-            let value = raw.contains(UInt8(ascii: "&")) ? XMLText.decode(raw, attribute: true) : String(decoding: raw, as: UTF8.self)
-            list.append((nameStart, nameEnd, value))
+            let hasReference = UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]).contains(UInt8(ascii: "&"))
+            list.append(RawAttribute(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd, hasReference: hasReference))
         }
     }
 
     private func matches(_ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
-        return memcmp(text.utf8Start, bytes.withUnsafeBufferPointer { $0.baseAddress! + index }, count) == 0
+        return memcmp(text.utf8Start, bytes.baseAddress! + index, count) == 0
     }
 
     private mutating func skip(past end: [UInt8], what: String) throws(XMLTree.Failure) {

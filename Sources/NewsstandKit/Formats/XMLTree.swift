@@ -16,8 +16,8 @@ struct XMLTree: Sendable {
         var firstChild: Int32 = -1
         var nextSibling: Int32 = -1
         var attributes: Range<Int32>
-        /// Bytes between the start tag and the end tag.
-        var content: Range<Int>
+        /// Bytes between the start tag and the end tag (a document is at most 128 MiB).
+        var content: Range<Int32>
         /// Whether the content holds markup or references, so that its text needs decoding.
         var hasMarkup = false
     }
@@ -26,7 +26,9 @@ struct XMLTree: Sendable {
         var name: String
         /// An index into ``XMLTree/namespaces``; -1 for none (the usual case: unprefixed).
         var namespace: Int32
-        var value: String
+        /// Where the raw value lies: it is decoded only when asked for, as most never are.
+        var value: Range<Int32>
+        var hasReference: Bool
     }
 
     /// Why a document is refused: the reason, and the line it was found on.
@@ -53,7 +55,9 @@ struct XMLTree: Sendable {
 
     static func parse(_ data: Data, maximumDepth: Int = 64) throws(Failure) -> XMLTree {
         var tree = XMLTree(bytes: Self.utf8(data))
-        try tree.build(maximumDepth: maximumDepth)
+        guard tree.bytes.count <= Int(Int32.max) else { throw Failure(kind: .malformed("the document is too large"), line: 1) }
+        let bytes = tree.bytes
+        try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) in try tree.build(buffer, maximumDepth: maximumDepth) }
         return tree
     }
 
@@ -80,6 +84,11 @@ struct XMLTree: Sendable {
         ChildSequence(tree: self, first: Int(elements[element].firstChild))
     }
 
+    /// How many children the element has (a feed's entries, to make room for them at once).
+    func childCount(of element: Int) -> Int {
+        children(of: element).reduce(0) { count, _ in count + 1 }
+    }
+
     /// The first child called `name` in `namespace` (nil: any namespace).
     func child(of element: Int, _ name: String, in namespace: String?) -> Int? {
         children(of: element).first { isElement($0, name, in: namespace) }
@@ -92,22 +101,25 @@ struct XMLTree: Sendable {
             let attribute = attributes[index]
             guard attribute.name == name else { continue }
             if let namespace {
-                if attribute.namespace >= 0, namespaces[Int(attribute.namespace)] == namespace { return attribute.value }
+                if attribute.namespace >= 0, namespaces[Int(attribute.namespace)] == namespace { return value(of: attribute) }
             } else if attribute.namespace < 0 {
-                return attribute.value
+                return value(of: attribute)
             }
         }
         return nil
+    }
+
+    private func value(of attribute: Attribute) -> String {
+        let raw = bytes[Int(attribute.value.lowerBound)..<Int(attribute.value.upperBound)]
+        return attribute.hasReference ? XMLText.decode(raw, attribute: true) : String(decoding: raw, as: UTF8.self)
     }
 
     /// The text inside an element and its descendants, references decoded, tags dropped,
     /// white space at either end removed.
     func text(of element: Int) -> String {
         let item = elements[element]
-        if !item.hasMarkup {
-            return XMLText.trimmed(bytes[item.content])
-        }
-        return XMLText.trimmed(XMLText.decode(bytes[item.content]))
+        let content = bytes[Int(item.content.lowerBound)..<Int(item.content.upperBound)]
+        return item.hasMarkup ? XMLText.trimmed(XMLText.decode(content)) : XMLText.trimmed(content)
     }
 
     /// The text of the first child called `name`, if there is such a child and it is not empty.
@@ -139,15 +151,22 @@ struct XMLTree: Sendable {
     /// The document as UTF-8 (``DocumentEncoding``; a reader that knows the HTTP charset has
     /// converted it already, and a converted document says UTF-8).
     private static func utf8(_ data: Data) -> [UInt8] {
-        [UInt8]((try? DocumentEncoding.utf8(data)) ?? data)
+        let text = (try? DocumentEncoding.utf8(data)) ?? data
+        return [UInt8](unsafeUninitializedCapacity: text.count) { buffer, count in
+            count = text.copyBytes(to: buffer)
+        }
     }
 
-    private mutating func build(maximumDepth: Int) throws(Failure) {
+    private mutating func build(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) throws(Failure) {
         var scanner = XMLScanner(bytes: bytes)
+        // A feed's tag takes about 50 bytes (its attributes less): growing arrays of a few
+        // hundred thousand elements, moved at each doubling, cost a seventh of the parse.
+        elements.reserveCapacity(bytes.count / 48 + 16)
+        attributes.reserveCapacity(bytes.count / 48 + 16)
         var open: [(element: Int, nameStart: Int, nameEnd: Int, bindings: Int)] = []
         var bindings: [(prefix: [UInt8], namespace: Int32)] = [(Array("xml".utf8), Int32(internNamespace("http://www.w3.org/XML/1998/namespace")))]
         var lastChild: [Int] = []
-        var rawAttributes: [(nameStart: Int, nameEnd: Int, value: String)] = []
+        var rawAttributes: [XMLScanner.RawAttribute] = []
         scanner.skipByteOrderMark()
         while true {
             guard let token = try scanner.nextToken(inElement: !open.isEmpty) else { break }
@@ -165,10 +184,13 @@ struct XMLTree: Sendable {
                 let bindingCount = bindings.count
                 for attribute in rawAttributes {
                     let name = bytes[attribute.nameStart..<attribute.nameEnd]
-                    if name.elementsEqual("xmlns".utf8) {
-                        bindings.append(([], Int32(internNamespace(attribute.value))))
+                    guard name.starts(with: "xmlns".utf8) else { continue }
+                    let raw = bytes[attribute.valueStart..<attribute.valueEnd]
+                    let uri = attribute.hasReference ? XMLText.decode(ArraySlice(raw), attribute: true) : String(decoding: raw, as: UTF8.self)
+                    if name.count == 5 {
+                        bindings.append(([], Int32(internNamespace(uri))))
                     } else if name.starts(with: "xmlns:".utf8) {
-                        bindings.append((Array(name.dropFirst(6)), Int32(internNamespace(attribute.value))))
+                        bindings.append((Array(name.dropFirst(6)), Int32(internNamespace(uri))))
                     }
                 }
                 let (prefix, local) = Self.split(bytes[nameStart..<nameEnd])
@@ -184,13 +206,15 @@ struct XMLTree: Sendable {
                     let attributeNamespace = attributePrefix.isEmpty ? -1 : Self.resolve(attributePrefix, in: bindings, isElement: false) ?? -1
                     // The `xml` prefix is bound first, to namespace 0.
                     if attributeNamespace == 0, attributeLocal.elementsEqual("base".utf8) { hasXMLBase = true }
-                    attributes.append(Attribute(name: String(decoding: attributeLocal, as: UTF8.self), namespace: attributeNamespace, value: attribute.value))
+                    attributes.append(Attribute(
+                        name: String(decoding: attributeLocal, as: UTF8.self), namespace: attributeNamespace,
+                        value: Int32(attribute.valueStart)..<Int32(attribute.valueEnd), hasReference: attribute.hasReference))
                 }
                 let index = elements.count
                 let parent = open.last?.element ?? -1
                 elements.append(Element(
                     name: String(decoding: local, as: UTF8.self), namespace: namespace, parent: Int32(parent),
-                    attributes: attributeStart..<Int32(attributes.count), content: scanner.index..<scanner.index))
+                    attributes: attributeStart..<Int32(attributes.count), content: Int32(scanner.index)..<Int32(scanner.index)))
                 if parent >= 0 {
                     elements[parent].hasMarkup = true
                     let previous = lastChild[open.count - 1]
@@ -202,7 +226,7 @@ struct XMLTree: Sendable {
                     lastChild[open.count - 1] = index
                 }
                 if selfClosing {
-                    bindings.removeSubrange(bindingCount...)
+                    if bindings.count > bindingCount { bindings.removeSubrange(bindingCount...) }
                 } else {
                     open.append((index, nameStart, nameEnd, bindingCount))
                     if lastChild.count < open.count { lastChild.append(-1) } else { lastChild[open.count - 1] = -1 }
@@ -212,8 +236,8 @@ struct XMLTree: Sendable {
                 guard bytes[nameStart..<nameEnd].elementsEqual(bytes[top.nameStart..<top.nameEnd]) else {
                     throw scanner.failure("</\(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))> closes <\(String(decoding: bytes[top.nameStart..<top.nameEnd], as: UTF8.self))>")
                 }
-                elements[top.element].content = elements[top.element].content.lowerBound..<tagStart
-                bindings.removeSubrange(top.bindings...)
+                elements[top.element].content = elements[top.element].content.lowerBound..<Int32(tagStart)
+                if bindings.count > top.bindings { bindings.removeSubrange(top.bindings...) }
             case .markupInText:
                 guard let top = open.last else { continue }
                 elements[top.element].hasMarkup = true
@@ -231,13 +255,13 @@ struct XMLTree: Sendable {
         return namespaces.count - 1
     }
 
-    private static func split(_ name: ArraySlice<UInt8>) -> (prefix: ArraySlice<UInt8>, local: ArraySlice<UInt8>) {
+    private static func split(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> (prefix: Slice<UnsafeBufferPointer<UInt8>>, local: Slice<UnsafeBufferPointer<UInt8>>) {
         guard let colon = name.firstIndex(of: UInt8(ascii: ":")) else { return (name[name.startIndex..<name.startIndex], name) }
         return (name[..<colon], name[(colon + 1)...])
     }
 
     /// The namespace a prefix is bound to, innermost first; an unprefixed attribute has none.
-    private static func resolve(_ prefix: ArraySlice<UInt8>, in bindings: [(prefix: [UInt8], namespace: Int32)], isElement: Bool) -> Int32? {
+    private static func resolve(_ prefix: Slice<UnsafeBufferPointer<UInt8>>, in bindings: [(prefix: [UInt8], namespace: Int32)], isElement: Bool) -> Int32? {
         for binding in bindings.reversed() where binding.prefix.elementsEqual(prefix) {
             return binding.namespace
         }

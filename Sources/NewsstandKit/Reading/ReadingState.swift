@@ -119,14 +119,14 @@ public final class ReadingState: Sendable {
                 firstLoaded = date.timeIntervalSince1970
                 try db.execute(sql: "INSERT INTO subscription (name, first_loaded) VALUES (?, ?)", arguments: [subscription, firstLoaded])
             }
-            let recorded = try Set(String.fetchAll(db, sql: "SELECT key FROM issue WHERE subscription = ?", arguments: [subscription]))
-            let insert = try db.makeStatement(sql: "INSERT INTO issue (subscription, key, first_seen, arrived_later) VALUES (?, ?, ?, ?)")
-            var added = 0
-            for key in keys where !recorded.contains(key) {
-                // A back issue of a first load is seen when the subscription was first loaded.
-                try insert.execute(arguments: [subscription, key, firstLoad ? firstLoaded : date.timeIntervalSince1970, firstLoad ? 0 : 1])
-                added += 1
-            }
+            // One statement for every key (SQLite walks the list): a row bound and run per key
+            // was a tenth of a first refresh of 10,000 issues. A back issue of a first load is
+            // seen when the subscription was first loaded; a key already recorded stays as it is.
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO issue (subscription, key, first_seen, arrived_later)
+                SELECT ?, value, ?, ? FROM json_each(?)
+                """, arguments: [subscription, firstLoad ? firstLoaded : date.timeIntervalSince1970, firstLoad ? 0 : 1, Self.jsonArray(keys)])
+            let added = db.changesCount
             try db.execute(sql: "UPDATE subscription SET catalog_keys = ?, catalog_digest = ? WHERE name = ?",
                            arguments: [keys.count, digest, subscription])
             return (firstLoaded!, added)
@@ -146,6 +146,29 @@ public final class ReadingState: Sendable {
     private static func untouched(since firstLoaded: Double) -> Record {
         Record(firstSeen: Date(timeIntervalSince1970: firstLoaded), arrivedLater: false, readAt: nil, openedAt: nil,
                downloadedAt: nil, pinned: false)
+    }
+
+    /// The keys as a JSON array of strings, for `json_each`.
+    static func jsonArray(_ keys: [String]) -> String {
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        json.reserveCapacity(keys.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (position, key) in keys.enumerated() {
+            if position > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(UInt8(ascii: "\""))
+            for byte in key.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    json += [UInt8(ascii: "\\"), byte]
+                case 0..<0x20:
+                    json += Array(String(format: "\\u%04x", byte).utf8)
+                default:
+                    json.append(byte)
+                }
+            }
+            json.append(UInt8(ascii: "\""))
+        }
+        json.append(UInt8(ascii: "]"))
+        return String(decoding: json, as: UTF8.self)
     }
 
     /// An order-free digest of a key set: the XOR of each key's 64-bit FNV-1a hash.

@@ -333,9 +333,14 @@ public final class Store: Sendable {
                 let info = CatalogCache.Info(
                     url: subscription.displayAddress, etag: result.response.etag, lastModified: result.response.lastModified, fetchedAt: now,
                     freshUntil: freshUntil, authentication: knownAuthentication)
-                // Not being able to cache is no reason to refuse a good catalog.
-                try? cache.save(catalog, info: info, masking: URLSecrets.secrets(in: subscription.url))
+                // Written on another core while the issues are made; done before anyone hears
+                // of the refresh. Not being able to cache is no reason to refuse a good catalog.
+                let saved = DispatchGroup()
+                DispatchQueue.global().async(group: saved) { [cache, secrets = URLSecrets.secrets(in: subscription.url)] in
+                    try? cache.save(catalog, info: info, masking: secrets)
+                }
                 let summary = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
+                saved.wait()
                 setStatus(.ready(source: .network, fetchedAt: info.fetchedAt))
                 finishRefresh(.success(summary))
                 return
