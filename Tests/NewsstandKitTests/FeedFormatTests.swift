@@ -139,6 +139,34 @@ final class FeedFormatTests: XCTestCase {
         XCTAssertEqual(catalog.itemsWithoutDownload, 1)
     }
 
+    /// A feed large enough to be read in pieces on every core reads as one read in order would:
+    /// issues in order with their own positions, sections and entries without a download kept.
+    func testALargeFeedReadInPiecesKeepsItsOrder() throws {
+        let count = Pieces.threshold + 1_000
+        var xml = #"<feed xmlns="http://www.w3.org/2005/Atom"><title>Big</title>"#
+        for n in 0..<count {
+            switch n % 1_000 {
+            case 500:
+                xml += #"<entry><title>Section \#(n)</title><id>s\#(n)</id><link rel="subsection" type="application/atom+xml;profile=opds-catalog;kind=acquisition" href="/s/\#(n)"/></entry>"#
+            case 700:
+                xml += "<entry><title>Nothing \(n)</title><id>n\(n)</id></entry>"
+            default:
+                xml += #"<entry><title>Issue \#(n)</title><id>i\#(n)</id><link rel="enclosure" type="application/pdf" href="/i/\#(n).pdf"/></entry>"#
+            }
+        }
+        xml += "</feed>"
+        let page = try reader.page(Data(xml.utf8), url: URL(string: "http://127.0.0.1/big")!, contentType: "application/atom+xml")
+        XCTAssertGreaterThan(Pieces.count(for: count), 1, "read in pieces")
+        let expected = (0..<count).filter { $0 % 1_000 != 500 && $0 % 1_000 != 700 }
+        XCTAssertEqual(page.entries.map(\.id), expected.map { "i\($0)" })
+        XCTAssertEqual(page.entries.map(\.index), Array(expected), "each entry's position among the feed's entries")
+        XCTAssertEqual(page.navigation.map(\.title), (0..<count).filter { $0 % 1_000 == 500 }.map { "Section \($0)" })
+        XCTAssertEqual(page.itemsWithoutDownload, (0..<count).filter { $0 % 1_000 == 700 }.count)
+        let catalog = CatalogValidator().catalog(from: [page])
+        XCTAssertEqual(catalog.entries.first?.downloadAddress, "http://127.0.0.1/i/0.pdf")
+        XCTAssertEqual(catalog.entries.count, expected.count)
+    }
+
     // MARK: Hostile input
 
     private func refusal(_ text: String, contentType: String? = nil, limits: CatalogLimits = CatalogLimits()) -> String {

@@ -12,6 +12,9 @@ public struct AtomFeedFormat: CatalogFormat {
     static let dcTerms = "http://purl.org/dc/terms/"
     static let dcElements = "http://purl.org/dc/elements/1.1/"
     static let acquisitionRel = "http://opds-spec.org/acquisition"
+    private static let openAccessRel = acquisitionRel + "/open-access"
+    private static let paidRels: Set<String> = [acquisitionRel + "/buy", acquisitionRel + "/borrow", acquisitionRel + "/subscribe"]
+    private static let sampleRels: Set<String> = [acquisitionRel + "/sample", acquisitionRel + "/preview"]
 
     public func recognition(contentType: String?, sniff: DocumentSniff) -> Recognition {
         let typed = contentType.map { $0.lowercased().contains("application/atom+xml") } ?? false
@@ -40,15 +43,31 @@ public struct AtomFeedFormat: CatalogFormat {
             page.title = text.isEmpty ? nil : text
         }
         var bases = XMLBases(tree, document: url)
-        var index = 0
-        page.entries.reserveCapacity(tree.childCount(of: tree.root))
+        var entries: [Int] = []
         for child in tree.children(of: tree.root) {
             if tree.isElement(child, "link", in: Self.atom) {
                 readFeedLink(child, tree: tree, url: bases.base(of: child), into: &page)
             } else if tree.isElement(child, "entry", in: Self.atom) {
-                if read(entry: child, tree: tree, index: index, bases: &bases, vocabularies: vocabularies, into: &page) { isOPDS = true }
-                index += 1
+                entries.append(child)
             }
+        }
+        // Entries are read on every core, each piece into a page of its own, joined in order.
+        let pieces = Pieces.map(entries.count) { [self, bases, entries] range, _ -> (page: FeedPage, usedOPDS: Bool) in
+            var piece = FeedPage(format: .atom, url: url)
+            piece.entries.reserveCapacity(range.count)
+            var bases = bases
+            var usedOPDS = false
+            for index in range where read(entry: entries[index], tree: tree, index: index, bases: &bases, vocabularies: vocabularies, into: &piece) {
+                usedOPDS = true
+            }
+            return (piece, usedOPDS)
+        }
+        page.entries.reserveCapacity(entries.count)
+        for piece in pieces {
+            page.entries += piece.page.entries
+            page.navigation += piece.page.navigation
+            page.itemsWithoutDownload += piece.page.itemsWithoutDownload
+            if piece.usedOPDS { isOPDS = true }
         }
         if isOPDS || page.search != nil { page.format = .opds1 }
         return page
@@ -160,11 +179,16 @@ public struct AtomFeedFormat: CatalogFormat {
 
     private func acquisition(_ link: Int, href: String, rel: String, type: String, tree: XMLTree) -> FeedAcquisition {
         let access: FeedAcquisition.Access
-        switch rel {
-        case Self.acquisitionRel + "/open-access": access = .openAccess
-        case Self.acquisitionRel + "/buy", Self.acquisitionRel + "/borrow", Self.acquisitionRel + "/subscribe": access = .paid
-        case Self.acquisitionRel + "/sample", Self.acquisitionRel + "/preview": access = .sample
-        default: access = .acquire
+        if rel == Self.acquisitionRel {
+            access = .acquire
+        } else if rel == Self.openAccessRel {
+            access = .openAccess
+        } else if Self.paidRels.contains(rel) {
+            access = .paid
+        } else if Self.sampleRels.contains(rel) {
+            access = .sample
+        } else {
+            access = .acquire
         }
         // `opds:indirectAcquisition` nests; the innermost type is what the reader ends up with.
         var innermost: String?

@@ -6,6 +6,7 @@ extension NewsstandCommand {
     /// Shows a feed's sections (an OPDS navigation feed) so that a reader can pick the one to subscribe to.
     struct Browse: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "browse",
             abstract: "Show a feed's sections and what each holds: a server's navigation feed, to find the feed to subscribe to.")
 
         @Argument(help: "A feed's URL, or the name of a subscription (its feed, with its credentials).")

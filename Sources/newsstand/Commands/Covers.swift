@@ -6,6 +6,7 @@ extension NewsstandCommand {
     /// Fetches the covers the shelf shows, so that it has them offline.
     struct Covers: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "covers",
             abstract: "Fetch the covers of every issue (or of the IDs given) that are not on disk yet.",
             discussion: "The shelf fetches covers as they come into view; this fills them all in ahead, for reading offline.")
 

@@ -4,7 +4,7 @@ import NewsstandKit
 extension NewsstandCommand {
     /// Removes downloaded issues from the library.
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete downloaded issues (and any partial download).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete downloaded issues (and any partial download).")
 
         @OptionGroup var options: NewsstandOptions
 

@@ -6,6 +6,7 @@ extension NewsstandCommand {
     /// Downloads issues, with progress bars on a terminal and one line per event otherwise.
     struct Download: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "download",
             abstract: "Download issues; exit 0 only when every one is installed and verified.")
 
         @OptionGroup var options: NewsstandOptions

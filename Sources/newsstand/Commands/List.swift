@@ -5,7 +5,7 @@ import NewsstandKit
 extension NewsstandCommand {
     /// Lists the issues of every subscription (or one) and what is on disk and read.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the issues of every subscription (fetching catalogs first unless --offline).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the issues of every subscription (fetching catalogs first unless --offline).")
 
         @OptionGroup var options: NewsstandOptions
 

@@ -6,6 +6,7 @@ extension NewsstandCommand {
     /// Sets (or clears) how a subscription authenticates, then fetches its catalog to check.
     struct Login: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "login",
             abstract: "Set a subscription's credentials in the config file (never the secret itself), then check them.")
 
         @Argument(help: "The subscription's name.")

@@ -5,7 +5,7 @@ import NewsstandKit
 extension NewsstandCommand {
     /// Marks issues read, unread, pinned or unpinned.
     struct Mark: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark issues read or unread, or pin them (the storage budget never removes a pinned issue).")
+        static let configuration = CommandConfiguration(commandName: "mark", abstract: "Mark issues read or unread, or pin them (the storage budget never removes a pinned issue).")
 
         enum Action: String, ExpressibleByArgument, CaseIterable {
             case read, unread, pin, unpin
@@ -37,7 +37,7 @@ extension NewsstandCommand {
 
     /// Shows the disk used per publication.
     struct Usage: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the disk used by each subscription's issues, and the total against the budget.")
+        static let configuration = CommandConfiguration(commandName: "usage", abstract: "Show the disk used by each subscription's issues, and the total against the budget.")
 
         @OptionGroup var options: NewsstandOptions
 

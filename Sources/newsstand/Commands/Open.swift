@@ -6,6 +6,7 @@ extension NewsstandCommand {
     /// Opens a downloaded issue in the reader, and marks it read.
     struct Open: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "open",
             abstract: "Open a downloaded issue with $NEWSSTAND_OPENER, else xdg-open; it is then read.")
 
         @OptionGroup var options: NewsstandOptions

@@ -4,7 +4,7 @@ import NewsstandKit
 extension NewsstandCommand {
     /// Fetches the catalogs now and says what changed.
     struct Refresh: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Fetch every subscription's catalog now (or one's); say what changed.")
+        static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Fetch every subscription's catalog now (or one's); say what changed.")
 
         @OptionGroup var options: NewsstandOptions
 

@@ -6,6 +6,7 @@ extension NewsstandCommand {
     /// Asks a subscription's server for issues matching some words, where its feed offers a search.
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Search a subscription's server (where its feed links an OpenSearch description or a search template).")
 
         @Argument(help: "The subscription's name.")

@@ -6,7 +6,7 @@ import ShelfUI
 extension NewsstandCommand {
     /// Opens the full-screen shelf.
     struct Shelf: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Open the shelf: covers, downloads and reading in the terminal.")
+        static let configuration = CommandConfiguration(commandName: "shelf", abstract: "Open the shelf: covers, downloads and reading in the terminal.")
 
         @OptionGroup var options: NewsstandOptions
 

@@ -6,6 +6,7 @@ extension NewsstandCommand {
     /// Adds a subscription to the configuration file, keeping everything else in it as it was.
     struct Subscribe: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "subscribe",
             abstract: "Subscribe to a publication's catalog; every setting of the config file is an option here too.")
 
         @Argument(help: "The catalog's URL (or a local property list).")
@@ -148,7 +149,7 @@ extension NewsstandCommand {
 
     /// Removes a subscription from the configuration file.
     struct Unsubscribe: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a subscription; its downloaded issues stay unless --delete-issues.")
+        static let configuration = CommandConfiguration(commandName: "unsubscribe", abstract: "Remove a subscription; its downloaded issues stay unless --delete-issues.")
 
         @Argument(help: "The subscription's name.")
         var name: String
@@ -175,7 +176,7 @@ extension NewsstandCommand {
 
     /// Lists the subscriptions.
     struct Subscriptions: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the subscriptions and their settings (no secrets).")
+        static let configuration = CommandConfiguration(commandName: "subscriptions", abstract: "List the subscriptions and their settings (no secrets).")
 
         @Flag(help: "Print JSON.")
         var json = false

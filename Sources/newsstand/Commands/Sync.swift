@@ -7,6 +7,7 @@ extension NewsstandCommand {
     /// For cron and systemd timers: refresh, download by policy, keep the disk in budget.
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Refresh every subscription, download new issues by each one's policy, apply the storage budget.",
             discussion: """
                 Exit status: 0 everything worked; 5 some publications or downloads failed; 4 no publication \
