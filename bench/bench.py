@@ -145,13 +145,15 @@ def make_pdf(path, size):
             remaining -= len(block)
 
 
-def compare(args, work, rows, label, prepare, names, peer, target, warm=0, floors=()):
+def compare(args, work, rows, label, prepare, names, peer, target, warm=0, floors=(), targets=None, rss_target=None):
     """Runs each name's command interleaved (A B A B ...) for args.runs runs and adds a row per name.
 
     `prepare(name, out)` does any untimed set-up in the run's own folder `out` (ext4 is slow to
     reuse inodes deleted moments ago, so no run reuses another's files) and returns the command and
     its environment, or None to leave that name out. `floors` are names measured only to show
-    what the machine itself allows (the disk's own speed): they get a ratio but no verdict.
+    what the machine itself allows (the disk's own speed): they get a ratio but no verdict, unless
+    `targets` gives one (a name's own target beside `target`). `rss_target` is a bound in MiB on
+    newsstand's peak RSS.
     """
     results = {name: [] for name in names}
     for run in range(args.runs):
@@ -174,8 +176,12 @@ def compare(args, work, rows, label, prepare, names, peer, target, warm=0, floor
         walls, cpus, rss = [r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs]
         ratio = statistics.median(walls) / max(peer_wall, 1e-9)
         verdict = ""
-        if name != peer and target is not None and name not in floors:
-            verdict = f" (target ≤ {target}×{', met' if ratio <= target else ', missed'})"
+        goal = (targets or {}).get(name, None if name in floors else target)
+        if name != peer and goal is not None:
+            verdict = f" (target ≤ {goal}×{', met' if ratio <= goal else ', missed'})"
+        if name == "newsstand" and rss_target is not None:
+            peak = statistics.median(rss)
+            verdict += f" (peak RSS target ≤ {rss_target} MiB{', met' if peak <= rss_target else ', missed'})"
         rows.append((label, name, fmt(walls, "s"), fmt(cpus, "s", fine=False), fmt(rss, "MiB"),
                      "—" if name == peer else f"{ratio:.2f}× {peer.split()[0]}{verdict}"))
 
@@ -204,7 +210,7 @@ def figure_download(args, work, rows, nginx, served):
         return disk_floor(name, out, size)
 
     compare(args, work, rows, f"download {size >> 20} MiB", prepare, ["newsstand", "curl", "wget"] + list(FLOORS), "curl", 0.5,
-            warm=size, floors=FLOORS)
+            warm=size, floors=FLOORS, rss_target=32)
 
 
 FLOORS = ("dd, no sync (floor)", "dd fdatasync (floor)")
@@ -349,7 +355,7 @@ def figure_subscriptions(args, work, rows, nginx, served):
         return ["curl", "--parallel", "--parallel-max", "8", "-sS", "-K", config], None
 
     compare(args, work, rows, f"sync, {count} subscriptions × {issues} issues, all 304", prepare_unchanged,
-            ["newsstand sync", "curl --parallel"], "curl --parallel", 1.2)
+            ["newsstand sync", "curl --parallel"], "curl --parallel", 1.1)
 
     # 2. One new issue of 1 MiB in each, downloaded by auto_download = "latest".
     import datetime
@@ -390,7 +396,7 @@ def figure_subscriptions(args, work, rows, nginx, served):
 
     floor = "newsstand sync, catalogs only (floor)"
     compare(args, work, rows, f"sync, {count} subscriptions, one new 1 MiB issue each", prepare_new,
-            ["newsstand sync", "curl --parallel", floor], "curl --parallel", 1.2, warm=count << 20, floors=(floor,))
+            ["newsstand sync", "curl --parallel", floor], "curl --parallel", 2.5, warm=count << 20, floors=(floor,))
 
     # 3. list --json of every subscription, cached, against plistlib on the same files and sqlite3 on the state.
     listed = os.path.join(work, "subs-listed")
@@ -761,9 +767,9 @@ def write_rss(path, count):
 def figure_feeds(args, work, rows, nginx, served):
     """Feeds: a cached OPDS 1.2 feed and a cached RSS feed listed against Python's ElementTree
     extracting the same fields, and a paginated feed refreshed against curl fetching its pages."""
-    for label, name, count, writer, peer_script in [
-            ("OPDS 1.2", "feed-opds.xml", args.opds_entries, lambda p, c: write_opds(p, c), OPDS_PEER),
-            ("RSS", "feed-rss.xml", args.rss_items, write_rss, RSS_PEER)]:
+    for label, name, count, writer, peer_script, target in [
+            ("OPDS 1.2", "feed-opds.xml", args.opds_entries, lambda p, c: write_opds(p, c), OPDS_PEER, 0.4),
+            ("RSS", "feed-rss.xml", args.rss_items, write_rss, RSS_PEER, 0.5)]:
         writer(os.path.join(served, name), count)
         cached = os.path.join(work, f"feed-cache-{name}")
         subprocess.run([args.binary, "refresh", "--catalog", nginx.url(name)], env=newsstand_env(cached), check=True,
@@ -775,7 +781,7 @@ def figure_feeds(args, work, rows, nginx, served):
             return [args.python, "-c", peer_script, os.path.join(served, name)], None
 
         compare(args, work, rows, f"list --json, {label} feed of {count} entries, cached", prepare,
-                ["newsstand", "python3 ElementTree"], "python3 ElementTree", 0.5)
+                ["newsstand", "python3 ElementTree"], "python3 ElementTree", target)
 
     pages, per_page = args.feed_pages, args.feed_page_entries
     os.makedirs(os.path.join(served, "pages"), exist_ok=True)
@@ -797,8 +803,8 @@ def figure_feeds(args, work, rows, nginx, served):
         return command, None
 
     compare(args, work, rows, f"refresh of a feed of {pages} pages × {per_page} entries", prepare_pages,
-            ["newsstand", "curl (the same pages, one after another)", one_page], "curl (the same pages, one after another)", 1.2,
-            floors=(one_page,))
+            ["newsstand", "curl (the same pages, one after another)", one_page], "curl (the same pages, one after another)", 4,
+            floors=(one_page,), targets={one_page: 3})
 
 
 def main():

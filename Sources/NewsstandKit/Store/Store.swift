@@ -333,16 +333,24 @@ public final class Store: Sendable {
                 let info = CatalogCache.Info(
                     url: subscription.displayAddress, etag: result.response.etag, lastModified: result.response.lastModified, fetchedAt: now,
                     freshUntil: freshUntil, authentication: knownAuthentication)
-                // Written on another core while the issues are made; done before anyone hears
-                // of the refresh. Not being able to cache is no reason to refuse a good catalog.
-                let saved = DispatchGroup()
-                DispatchQueue.global().async(group: saved) { [cache, secrets = URLSecrets.secrets(in: subscription.url)] in
-                    try? cache.save(catalog, info: info, masking: secrets)
+                // Written on another core while the issues are made, and done before anyone
+                // hears of the refresh. Not `async` and a wait: a sync of a hundred catalogs
+                // would hold every pool thread waiting for work queued behind them (6 s instead
+                // of 0.6); here the calling thread does both when no other is free.
+                // Not being able to cache is no reason to refuse a good catalog.
+                let summary = Locked<RefreshSummary?>(nil)
+                let secrets = URLSecrets.secrets(in: subscription.url)
+                DispatchQueue.concurrentPerform(iterations: 2) { [cache] part in
+                    if part == 0 {
+                        try? cache.save(catalog, info: info, masking: secrets)
+                    } else {
+                        let made = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
+                        summary.withLock { $0 = made }
+                    }
                 }
-                let summary = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
-                saved.wait()
+                let applied = summary.withLock { $0! }
                 setStatus(.ready(source: .network, fetchedAt: info.fetchedAt))
-                finishRefresh(.success(summary))
+                finishRefresh(.success(applied))
                 return
             } catch {
                 failure = Self.unreadable(error, at: subscription.url.absoluteString)
