@@ -18,6 +18,22 @@ final class DownloadResumeTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
+    func testKeptBytesThatWereChangedAreCaughtByTheDigestAndTheIssueIsFetchedWholeOnce() throws {
+        let harness = try StoreHarness()
+        let (data, entry) = harness.serveIssue("a", size: 10_000_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        var kept = data.prefix(6_000_000)
+        kept[3_000_000] ^= 0x01
+        try plantPart(store, id: "a", bytes: kept, url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
+
+        harness.newsstand.download(issue)
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        let requests = harness.server.requests(for: "/issues/a.pdf")
+        XCTAssertEqual(requests.map { $0.headers["range"] }, ["bytes=6000000-", nil], "the resume was refused, then the whole file fetched")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
+    }
+
     func testA200AnswerToARangeRequestStartsOverAndNeverAppends() throws {
         let harness = try StoreHarness()
         let (store, issue, data) = try partlyDownloaded(harness, size: 500_000, kept: 100_000)

@@ -23,6 +23,31 @@ final class StoreCatalogTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.cache.downloadPath))
     }
 
+    func testTheCacheInfoKeepsItsDatesToTheSecondAndReadsWhatFoundationWrote() throws {
+        let folder = TemporaryDirectory()
+        let directories = Directories(data: folder.path + "/data", cache: folder.path + "/cache", state: folder.path + "/state")
+        let cache = CatalogCache(directories: directories, subscriptionName: "dates")
+        try cache.prepare()
+        // The info is read only beside a complete copy.
+        try Data("copy".utf8).write(to: URL(fileURLWithPath: cache.catalogPath))
+        let fetched = Date(timeIntervalSince1970: 1_795_993_805.75)
+        let info = CatalogCache.Info(url: "http://127.0.0.1/c.plist", etag: "\"e\"", fetchedAt: fetched, freshUntil: fetched.addingTimeInterval(3_600),
+                                     retryNotBefore: Date(timeIntervalSince1970: -86_400 * 366))
+        try cache.writeInfo(info, durable: false)
+        let written = try String(contentsOfFile: cache.infoPath, encoding: .utf8)
+        XCTAssertTrue(written.contains("\"fetchedAt\":\"2026-11-29T23:10:05Z\""), written)
+        XCTAssertTrue(written.contains("\"retryNotBefore\":\"1968-12-31T00:00:00Z\""), written)
+        let read = try XCTUnwrap(cache.readInfo())
+        XCTAssertEqual(read.fetchedAt, Date(timeIntervalSince1970: 1_795_993_805))
+        XCTAssertEqual(read.freshUntil, Date(timeIntervalSince1970: 1_795_993_805 + 3_600))
+
+        // What earlier versions wrote with Foundation's ISO 8601 strategy reads the same.
+        let foundation = JSONEncoder()
+        foundation.dateEncodingStrategy = .iso8601
+        try foundation.encode(info).write(to: URL(fileURLWithPath: cache.infoPath))
+        XCTAssertEqual(cache.readInfo(), read)
+    }
+
     func testCoversAreFetchedIntoTheirFolderAndOnesKeptTheOldWayAreMovedThereWithoutTheNetwork() throws {
         let harness = try StoreHarness()
         let cover = Data("fresh cover".utf8)

@@ -154,15 +154,37 @@ public struct CatalogCache: Sendable {
         unlink(infoPath)
     }
 
+    // Dates as `2026-11-24T23:10:05Z`, written and read by hand: Foundation's `.iso8601` goes
+    // through a Calendar, whose first use loads the time zone database from ICU's data (0.7 MB
+    // of it paged in by every command that refreshes a catalog, a download's included).
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(utcTimestamp(date))
+        }
         return encoder
     }()
 
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = FeedDate.iso8601(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date")
+            }
+            return date
+        }
         return decoder
     }()
+
+    /// `date` in UTC to the second, as ISO 8601 writes it.
+    static func utcTimestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        gmtime_r(&seconds, &fields)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(fields.tm_year + 1900)-\(two(fields.tm_mon + 1))-\(two(fields.tm_mday))T\(two(fields.tm_hour)):\(two(fields.tm_min)):\(two(fields.tm_sec))Z"
+    }
 }

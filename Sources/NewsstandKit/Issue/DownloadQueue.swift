@@ -100,6 +100,8 @@ final class DownloadQueue: Sendable {
         request.ifRange = offset > 0 ? info?.validator : nil
         request.maximumBytes = entry.promisedSize ?? policy.maximumIssueSize
         request.stallTimeout = policy.stallTimeout
+        // Hashed as it is written, so that installing waits only for the last bytes.
+        request.hashesBody = entry.sha256 != nil
 
         issue.setState(.downloading(DownloadProgress(received: offset, total: entry.size)))
         let url = recordedAddress
@@ -149,14 +151,15 @@ final class DownloadQueue: Sendable {
         case 200..<300:
             let resumed = offset > 0 && !result.restarted
             state.withLock { $0.verifying(issue) }
-            verification.async { [self] in verifyAndInstall(issue, resumed: resumed) }
+            let digest = result.bodyDigest
+            verification.async { [self] in verifyAndInstall(issue, resumed: resumed, digest: digest) }
         case 416:
             // Complete only if the server's size (Content-Range: bytes */N) is the part's size;
             // otherwise the bytes are not what the server has now: start over.
             let partSize = FileOps.regularFileSize(library.partPath(for: key, as: type)) ?? 0
             if let total = ContentRange.unsatisfiedTotal(result.response.contentRange), total == partSize, partSize > 0 {
                 state.withLock { $0.verifying(issue) }
-                verification.async { [self] in verifyAndInstall(issue, resumed: true) }
+                verification.async { [self] in verifyAndInstall(issue, resumed: true, digest: nil) }
             } else {
                 try? library.discardPart(key: key, type: type)
                 let failure = NewsstandError(.rangeMismatch, "The server no longer has the bytes asked for; starting over.", retryable: true)
@@ -174,12 +177,12 @@ final class DownloadQueue: Sendable {
         }
     }
 
-    private func verifyAndInstall(_ issue: Issue, resumed: Bool) {
+    private func verifyAndInstall(_ issue: Issue, resumed: Bool, digest: GrowingFileDigest?) {
         issue.setState(.verifying)
         let library = issue.library
         let (key, type) = (issue.localKey, issue.entry.mediaType)
         do {
-            try library.verify(key: key, entry: issue.entry)
+            try library.verify(key: key, entry: issue.entry, digest: digest)
             // An HPub that could never be unpacked safely is refused now, not when it is opened.
             if type == .hpub { try HPubArchive.check(library.partPath(for: key, as: type)) }
             try library.install(key: key, type: type)

@@ -123,8 +123,9 @@ public struct Library: Sendable {
         try FileOps.remove(partInfoPath(for: key, as: type))
     }
 
-    /// Checks the partial file against what the catalog promises: its type's signature, its size and digest.
-    func verify(key: String, entry: CatalogEntry) throws(NewsstandError) {
+    /// Checks the partial file against what the catalog promises: its type's signature, its size
+    /// and digest. `digest`, computed as the file was written, spares reading it all back.
+    func verify(key: String, entry: CatalogEntry, digest: GrowingFileDigest? = nil) throws(NewsstandError) {
         let type = entry.mediaType
         let path = partPath(for: key, as: type)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -134,38 +135,51 @@ public struct Library: Sendable {
         if let expected = entry.promisedSize, expected != size {
             throw NewsstandError(.verificationFailed, "The download is \(size) bytes but the catalog says \(expected); it was discarded.")
         }
+        var leading = [UInt8](repeating: 0, count: 8)
+        let count = try Self.read(descriptor, into: &leading, at: 0, path: path)
+        if count == 0 {
+            throw NewsstandError(.verificationFailed, "The server sent an empty file; it was discarded.")
+        }
+        guard type.matchesSignature(leading.prefix(count)) else {
+            let article = type == .epub ? "an" : "a"
+            throw NewsstandError(.verificationFailed, "The server sent something that is not \(article) \(type.name) (a web page?); it was discarded.")
+        }
+        guard let expected = entry.sha256 else { return }
+        var actual = try digest?.hexDigest(ofFirst: size)
+        if actual == nil { actual = try Self.sha256(of: descriptor, path: path) }
+        guard actual == expected else {
+            throw NewsstandError(.verificationFailed, "The download's SHA-256 does not match the catalog's; it was discarded.")
+        }
+    }
+
+    /// Reads up to `bytes.count` bytes at `offset`; returns how many.
+    private static func read(_ descriptor: Int32, into bytes: inout [UInt8], at offset: off_t, path: String) throws(NewsstandError) -> Int {
+        while true {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            if count >= 0 { return count }
+            if errno != EINTR { throw FileOps.error(errno, "read", path) }
+        }
+    }
+
+    /// The file's SHA-256, read from its start: for a file no transfer wrote just now (a part a
+    /// server says is already complete).
+    private static func sha256(of descriptor: Int32, path: String) throws(NewsstandError) -> String {
         let chunkSize = 1 << 20
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096)
         defer { chunk.deallocate() }
         var hasher = SHA256()
-        var first = true
+        var offset: off_t = 0
         while true {
-            let count = read(descriptor, chunk.baseAddress, chunkSize)
+            let count = pread(descriptor, chunk.baseAddress, chunkSize, offset)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw FileOps.error(errno, "read", path)
             }
             if count == 0 { break }
-            let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
-            if first {
-                first = false
-                guard type.matchesSignature(bytes) else {
-                    let article = type == .epub ? "an" : "a"
-                    throw NewsstandError(.verificationFailed, "The server sent something that is not \(article) \(type.name) (a web page?); it was discarded.")
-                }
-                if entry.sha256 == nil { return }
-            }
-            hasher.update(bufferPointer: bytes)
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            offset += off_t(count)
         }
-        if first {
-            throw NewsstandError(.verificationFailed, "The server sent an empty file; it was discarded.")
-        }
-        if let expected = entry.sha256 {
-            let actual = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-            guard actual == expected else {
-                throw NewsstandError(.verificationFailed, "The download's SHA-256 does not match the catalog's; it was discarded.")
-            }
-        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     /// Makes the verified partial file the installed issue: flushed, then renamed, so the final

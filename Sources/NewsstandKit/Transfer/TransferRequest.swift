@@ -32,6 +32,8 @@ public struct TransferRequest: Sendable {
     public var accept: String?
     /// Whether a compressed answer (gzip, deflate, …) is asked for and decoded: for catalogs.
     public var acceptsCompression = false
+    /// Whether the destination's SHA-256 is computed as the body is written (``TransferResult/bodyDigest``).
+    var hashesBody = false
     /// Redirects followed before giving up.
     public var maximumRedirects = 5
     /// Redirects followed so far.
@@ -102,6 +104,9 @@ public struct TransferResult: Sendable {
     public var wroteBody: Bool
     /// Whether a resume was asked for but the server sent the whole file, which replaced the old bytes.
     public var restarted: Bool
+    /// The destination's SHA-256 from its first byte, computed as the body was written, when
+    /// the request asked for it and a body was written.
+    var bodyDigest: GrowingFileDigest?
 
     public init(response: TransferResponse, failure: NewsstandError?, bytesOnDisk: Int64, wroteBody: Bool, restarted: Bool) {
         self.response = response

@@ -196,6 +196,31 @@ final class NginxEndToEndTests: XCTestCase {
         XCTAssertTrue(marked.error.contains("No issue \"nothing-like-it\" in ids"), marked.error)
     }
 
+    func testTheDigestComputedAsTheBytesArriveCoversEveryByte() throws {
+        // Large enough that most of it is hashed behind the writes, not at the end.
+        let large = Fixtures.pdf(size: 24_000_000, seed: 11)
+        var tampered = large
+        tampered[12_000_000] ^= 0x01
+        try nginx.put("issues/large.pdf", tampered)
+        try nginx.put("large.plist", Fixtures.catalog([
+            Fixtures.entry(id: "large", download: "/issues/large.pdf", size: large.count, sha256: Fixtures.sha256(large))]))
+        let catalog = nginx.url("/large.plist").absoluteString
+        let issueFolder = folder.path + "/data/newsstand/large/large"
+        XCTAssertEqual(try runner.run("subscribe", catalog, "--name", "large").status, 0)
+
+        let refused = try runner.run("download", "large/large")
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.error.contains("The download's SHA-256 does not match the catalog's; it was discarded."), refused.error)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: issueFolder + "/large.pdf"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: issueFolder + "/large.pdf.part"), "the wrong bytes are not kept to resume from")
+
+        try nginx.put("issues/large.pdf", large)
+        let installed = try runner.run("download", "large/large")
+        XCTAssertEqual(installed.status, 0, installed.error)
+        XCTAssertEqual(FileManager.default.contents(atPath: issueFolder + "/large.pdf"), large)
+        XCTAssertEqual(nginx.requests(for: "/issues/large.pdf").map(\.range), ["-", "-"], "each time the whole file, never a resume from refused bytes")
+    }
+
     func testADownloadFetchesOnlyTheCatalogItNeedsAndOnlyWhenItsCopyLacksTheIssue() throws {
         try nginx.put("other.plist", Fixtures.catalog([Fixtures.entry(id: "o", download: "/issues/a.pdf")]))
         XCTAssertEqual(try runner.run("subscribe", nginx.url("/catalog.plist").absoluteString, "--name", "spring").status, 0)

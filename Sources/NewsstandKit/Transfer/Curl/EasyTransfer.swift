@@ -242,7 +242,7 @@ final class EasyTransfer: CurlEasyDelegate {
             return
         }
         do throws(NewsstandError) {
-            sink = try FileSink(path: request.destination, base: base, expectedLength: response.contentLength)
+            sink = try FileSink(path: request.destination, base: base, expectedLength: response.contentLength, hashing: request.hashesBody)
             wroteBody = true
         } catch {
             failure = error
@@ -294,6 +294,7 @@ final class EasyTransfer: CurlEasyDelegate {
     func finish(with failure: NewsstandError?) {
         // Bytes already received are kept, even on a cancel; a failed flush records its own failure.
         var size: Int64 = 0
+        let digest = sink?.digest
         if let sink {
             do throws(NewsstandError) {
                 size = try sink.close()
@@ -303,7 +304,8 @@ final class EasyTransfer: CurlEasyDelegate {
             self.sink = nil
             handlers.progress(size, expectedSize)
         }
-        handlers.completion(TransferResult(
-            response: response, failure: self.failure ?? failure, bytesOnDisk: size, wroteBody: wroteBody, restarted: restarted))
+        var result = TransferResult(response: response, failure: self.failure ?? failure, bytesOnDisk: size, wroteBody: wroteBody, restarted: restarted)
+        result.bodyDigest = digest
+        handlers.completion(result)
     }
 }
