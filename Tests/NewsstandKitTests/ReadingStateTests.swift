@@ -94,4 +94,38 @@ final class ReadingStateTests: XCTestCase {
         XCTAssertEqual(shelf.allRecords()["s1"]?.count, 200)
         XCTAssertEqual(try String(contentsOfFile: path + "-wal", encoding: .isoLatin1).isEmpty, false, "WAL mode")
     }
+
+    /// A database made by the versions that kept their schema with GRDB (its migrations table,
+    /// no user_version) opens with every record and gains what this version adds.
+    func testADatabaseFromTheGRDBVersionsKeepsItsRecordsAndIsBroughtUpToDate() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/reading.sqlite3"
+        do {
+            let old = try SQLiteDatabase(path: path)
+            try old.write { connection in
+                try connection.execute("""
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1');
+                    CREATE TABLE issue (subscription TEXT NOT NULL, key TEXT NOT NULL, first_seen REAL NOT NULL,
+                        arrived_later INTEGER NOT NULL DEFAULT 0, read_at REAL, opened_at REAL, downloaded_at REAL,
+                        pinned INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (subscription, key)) WITHOUT ROWID;
+                    CREATE TABLE subscription (name TEXT PRIMARY KEY, first_loaded REAL NOT NULL) WITHOUT ROWID;
+                    INSERT INTO subscription VALUES ('s', 1000);
+                    INSERT INTO issue (subscription, key, first_seen, read_at, pinned) VALUES ('s', 'k1', 1000, 1500, 1);
+                    """)
+            }
+        }
+        let state = try ReadingState(path: path)
+        let record = try XCTUnwrap(state.record(subscription: "s", key: "k1"))
+        XCTAssertEqual(record.readAt, Date(timeIntervalSince1970: 1_500))
+        XCTAssertTrue(record.pinned)
+        let loaded = try state.load(subscription: "s", keys: ["k1", "k2"], at: Date(timeIntervalSince1970: 3_000))
+        XCTAssertEqual(loaded.firstSeen, 1)
+        XCTAssertTrue(loaded.record(for: "k2").isNew, "the subscription's first load was the old version's")
+        var version: Int64 = 0
+        try SQLiteDatabase(path: path).read { try $0.query("PRAGMA user_version") { version = $0.integer(0) } }
+        XCTAssertEqual(version, 2)
+        let reopened = try ReadingState(path: path)
+        XCTAssertEqual(try reopened.load(subscription: "s", keys: ["k1", "k2"]).firstSeen, 0, "the key set of the last load was kept")
+    }
 }

@@ -1,12 +1,10 @@
 import Foundation
-import GRDB
 
 /// What the reader has done with each issue, kept in SQLite under `$XDG_DATA_HOME/newsstand/`:
 /// when it was first seen, read, opened and downloaded, and whether it is pinned.
 ///
 /// The database is in WAL mode, so a shelf and a `sync` (two processes) read and write it at
 /// once; each change is one short transaction, and a writer waits up to ten seconds for another.
-/// The only file that imports GRDB.
 public final class ReadingState: Sendable {
     /// One issue's record.
     public struct Record: Sendable, Equatable {
@@ -24,61 +22,70 @@ public final class ReadingState: Sendable {
         public var isNew: Bool { arrivedLater && readAt == nil && openedAt == nil }
     }
 
-    private let pool: DatabasePool
+    private let database: SQLiteDatabase
 
     /// Opens (creating and migrating) the database at `path`.
     public init(path: String) throws(NewsstandError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileOps.makeDirectory(folder, trusted: folder)
         do {
-            try FileOps.makeDirectory((path as NSString).deletingLastPathComponent, trusted: (path as NSString).deletingLastPathComponent)
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            // In WAL mode NORMAL never corrupts: a crash of the process loses nothing, a power cut at
-            // worst the last few marks. FULL would sync the disk on every mark, a hundred times a sync.
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
-        } catch let error as NewsstandError {
-            throw error
+            database = try SQLiteDatabase(path: path)
+            try Self.migrate(database)
         } catch {
             throw NewsstandError(.fileSystem, "The reading-state database \(path) cannot be opened (\(error)); move it aside to start afresh.")
         }
     }
 
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE issue (
-                    subscription TEXT NOT NULL,
-                    key TEXT NOT NULL,
-                    first_seen REAL NOT NULL,
-                    arrived_later INTEGER NOT NULL DEFAULT 0,
-                    read_at REAL,
-                    opened_at REAL,
-                    downloaded_at REAL,
-                    pinned INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (subscription, key)
-                ) WITHOUT ROWID;
-                CREATE TABLE subscription (
-                    name TEXT PRIMARY KEY,
-                    first_loaded REAL NOT NULL
-                ) WITHOUT ROWID;
-                """)
+    /// The schema's versions, in order; `PRAGMA user_version` says how many are applied.
+    private static let migrations = [
+        """
+        CREATE TABLE IF NOT EXISTS issue (
+            subscription TEXT NOT NULL,
+            key TEXT NOT NULL,
+            first_seen REAL NOT NULL,
+            arrived_later INTEGER NOT NULL DEFAULT 0,
+            read_at REAL,
+            opened_at REAL,
+            downloaded_at REAL,
+            pinned INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (subscription, key)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS subscription (
+            name TEXT PRIMARY KEY,
+            first_loaded REAL NOT NULL
+        ) WITHOUT ROWID;
+        """,
+        // What the last load of each subscription's catalog showed, so that a load showing the
+        // same issues need not look for new ones among a hundred thousand.
+        """
+        ALTER TABLE subscription ADD COLUMN catalog_keys INTEGER;
+        ALTER TABLE subscription ADD COLUMN catalog_digest INTEGER;
+        """,
+    ]
+
+    /// Brings the schema up to date: nothing to write when it is (most opens).
+    private static func migrate(_ database: SQLiteDatabase) throws {
+        func version(_ connection: SQLiteDatabase.Connection) throws -> Int {
+            var version = 0
+            try connection.query("PRAGMA user_version") { version = Int($0.integer(0)) }
+            guard version == 0 else { return version }
+            // Versions before this one had their migrations recorded by GRDB, not in
+            // user_version: what the schema holds says which were applied.
+            var tables = 0, columns = 0
+            try connection.query("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'issue'") { tables = Int($0.integer(0)) }
+            try connection.query("SELECT count(*) FROM pragma_table_info('subscription') WHERE name = 'catalog_keys'") { columns = Int($0.integer(0)) }
+            return columns > 0 ? 2 : tables > 0 ? 1 : 0
         }
-        migrator.registerMigration("v2: the key set of the last catalog") { db in
-            // What the last load of each subscription's catalog showed, so that a load showing the
-            // same issues need not look for new ones among a hundred thousand.
-            try db.execute(sql: """
-                ALTER TABLE subscription ADD COLUMN catalog_keys INTEGER;
-                ALTER TABLE subscription ADD COLUMN catalog_digest INTEGER;
-                """)
+        if try database.read({ try version($0) }) == migrations.count { return }
+        try database.write { connection in
+            for migration in migrations.dropFirst(try version(connection)) { try connection.execute(migration) }
+            try connection.execute("PRAGMA user_version = \(migrations.count)")
         }
-        return migrator
     }
 
-    private func write<T>(_ body: (Database) throws -> T) throws(NewsstandError) -> T {
+    private func write<T>(_ body: (SQLiteDatabase.Connection) throws -> T) throws(NewsstandError) -> T {
         do {
-            return try pool.write(body)
+            return try database.write(body)
         } catch {
             throw NewsstandError(.fileSystem, "The reading state could not be saved (\(error)).")
         }
@@ -105,41 +112,45 @@ public final class ReadingState: Sendable {
     /// from an untouched back issue are read.
     public func load(subscription: String, keys: [String], at date: Date = Date()) throws(NewsstandError) -> Snapshot {
         let digest = Self.digest(keys)
-        let known = try? pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT first_loaded, catalog_keys, catalog_digest FROM subscription WHERE name = ?",
-                             arguments: [subscription])
+        var known: (firstLoaded: Double, count: Int64?, digest: Int64?)?
+        try? database.read { connection in
+            try connection.query("SELECT first_loaded, catalog_keys, catalog_digest FROM subscription WHERE name = ?", [.text(subscription)]) {
+                known = ($0.real(0), $0.optionalInteger(1), $0.optionalInteger(2))
+            }
         }
-        if let row = known ?? nil, let count: Int = row[1], let stored: Int64 = row[2], count == keys.count, stored == digest {
-            return Snapshot(records: sparseRecords(subscription), untouched: Self.untouched(since: row[0]), firstSeen: 0)
+        if let known, known.count == Int64(keys.count), known.digest == digest {
+            return Snapshot(records: sparseRecords(subscription), untouched: Self.untouched(since: known.firstLoaded), firstSeen: 0)
         }
-        let (firstLoaded, firstSeen) = try write { db -> (Double, Int) in
-            var firstLoaded = try Double.fetchOne(db, sql: "SELECT first_loaded FROM subscription WHERE name = ?", arguments: [subscription])
+        let (firstLoaded, firstSeen) = try write { connection -> (Double, Int) in
+            var firstLoaded: Double?
+            try connection.query("SELECT first_loaded FROM subscription WHERE name = ?", [.text(subscription)]) { firstLoaded = $0.real(0) }
             let firstLoad = firstLoaded == nil
+            let loaded = firstLoaded ?? date.timeIntervalSince1970
             if firstLoad {
-                firstLoaded = date.timeIntervalSince1970
-                try db.execute(sql: "INSERT INTO subscription (name, first_loaded) VALUES (?, ?)", arguments: [subscription, firstLoaded])
+                try connection.execute("INSERT INTO subscription (name, first_loaded) VALUES (?, ?)", [.text(subscription), .real(loaded)])
             }
             // One statement for every key (SQLite walks the list): a row bound and run per key
             // was a tenth of a first refresh of 10,000 issues. A back issue of a first load is
             // seen when the subscription was first loaded; a key already recorded stays as it is.
-            try db.execute(sql: """
+            try connection.execute("""
                 INSERT OR IGNORE INTO issue (subscription, key, first_seen, arrived_later)
                 SELECT ?, value, ?, ? FROM json_each(?)
-                """, arguments: [subscription, firstLoad ? firstLoaded : date.timeIntervalSince1970, firstLoad ? 0 : 1, Self.jsonArray(keys)])
-            let added = db.changesCount
-            try db.execute(sql: "UPDATE subscription SET catalog_keys = ?, catalog_digest = ? WHERE name = ?",
-                           arguments: [keys.count, digest, subscription])
-            return (firstLoaded!, added)
+                """, [.text(subscription), .real(firstLoad ? loaded : date.timeIntervalSince1970), .integer(firstLoad ? 0 : 1),
+                      .text(Self.jsonArray(keys))])
+            let added = connection.changes
+            try connection.execute("UPDATE subscription SET catalog_keys = ?, catalog_digest = ? WHERE name = ?",
+                                   [.integer(Int64(keys.count)), .integer(digest), .text(subscription)])
+            return (loaded, added)
         }
         return Snapshot(records: sparseRecords(subscription), untouched: Self.untouched(since: firstLoaded), firstSeen: firstSeen)
     }
 
     private func sparseRecords(_ subscription: String) -> [String: Record] {
-        (try? pool.read { db in
-            try Self.fetch(db, """
+        (try? database.read { connection in
+            try Self.fetch(connection, """
                 WHERE subscription = ? AND (arrived_later = 1 OR read_at IS NOT NULL OR opened_at IS NOT NULL
                     OR downloaded_at IS NOT NULL OR pinned = 1)
-                """, [subscription])
+                """, [.text(subscription)])
         })?[subscription] ?? [:]
     }
 
@@ -184,66 +195,65 @@ public final class ReadingState: Sendable {
 
     /// One issue's record.
     public func record(subscription: String, key: String) -> Record? {
-        (try? pool.read { db in try Self.fetch(db, "WHERE subscription = ? AND key = ?", [subscription, key]) })?[subscription]?[key]
+        (try? database.read { try Self.fetch($0, "WHERE subscription = ? AND key = ?", [.text(subscription), .text(key)]) })?[subscription]?[key]
     }
 
     /// Every record, by subscription and key.
     public func allRecords() -> [String: [String: Record]] {
-        (try? pool.read { db in try Self.fetch(db, "", []) }) ?? [:]
+        (try? database.read { try Self.fetch($0, "", []) }) ?? [:]
     }
 
-    private static func fetch(_ db: Database, _ filter: String, _ arguments: StatementArguments) throws -> [String: [String: Record]] {
+    private static func fetch(_ connection: SQLiteDatabase.Connection, _ filter: String, _ values: [SQLiteDatabase.Value]) throws -> [String: [String: Record]] {
         var result: [String: [String: Record]] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT subscription, key, first_seen, arrived_later, read_at, opened_at, downloaded_at, pinned FROM issue \(filter)
-            """, arguments: arguments)
         func date(_ value: Double?) -> Date? { value.map(Date.init(timeIntervalSince1970:)) }
-        while let row = try rows.next() {
+        try connection.query("""
+            SELECT subscription, key, first_seen, arrived_later, read_at, opened_at, downloaded_at, pinned FROM issue \(filter)
+            """, values) { row in
             let record = Record(
-                firstSeen: Date(timeIntervalSince1970: row[2]), arrivedLater: row[3], readAt: date(row[4]), openedAt: date(row[5]),
-                downloadedAt: date(row[6]), pinned: row[7])
-            result[row[0], default: [:]][row[1]] = record
+                firstSeen: Date(timeIntervalSince1970: row.real(2)), arrivedLater: row.integer(3) != 0, readAt: date(row.optionalReal(4)),
+                openedAt: date(row.optionalReal(5)), downloadedAt: date(row.optionalReal(6)), pinned: row.integer(7) != 0)
+            result[row.text(0), default: [:]][row.text(1)] = record
         }
         return result
     }
 
     /// Marks issues read (now) or unread.
     public func setRead(_ read: Bool, subscription: String, keys: [String], at date: Date = Date()) throws(NewsstandError) {
-        try update(subscription, keys, sql: read ? "read_at = COALESCE(read_at, ?)" : "read_at = NULL", read ? [date.timeIntervalSince1970] : [])
+        try update(subscription, keys, sql: read ? "read_at = COALESCE(read_at, ?)" : "read_at = NULL", read ? [.real(date.timeIntervalSince1970)] : [])
     }
 
     public func setPinned(_ pinned: Bool, subscription: String, keys: [String]) throws(NewsstandError) {
-        try update(subscription, keys, sql: "pinned = ?", [pinned])
+        try update(subscription, keys, sql: "pinned = ?", [.integer(pinned ? 1 : 0)])
     }
 
     /// Records that the issue was opened in a reader, which also makes it read.
     public func markOpened(subscription: String, key: String, at date: Date = Date()) throws(NewsstandError) {
         let time = date.timeIntervalSince1970
-        try update(subscription, [key], sql: "opened_at = ?, read_at = COALESCE(read_at, ?)", [time, time])
+        try update(subscription, [key], sql: "opened_at = ?, read_at = COALESCE(read_at, ?)", [.real(time), .real(time)])
     }
 
     public func markDownloaded(subscription: String, key: String, at date: Date = Date()) throws(NewsstandError) {
-        try update(subscription, [key], sql: "downloaded_at = ?", [date.timeIntervalSince1970])
+        try update(subscription, [key], sql: "downloaded_at = ?", [.real(date.timeIntervalSince1970)])
     }
 
-    private func update(_ subscription: String, _ keys: [String], sql: String, _ values: [(any DatabaseValueConvertible)?]) throws(NewsstandError) {
-        try write { db in
+    private func update(_ subscription: String, _ keys: [String], sql: String, _ values: [SQLiteDatabase.Value]) throws(NewsstandError) {
+        try write { connection in
             let now = Date().timeIntervalSince1970
             // An issue marked before any load recorded it (a script's `mark`) gets its row now.
-            let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO issue (subscription, key, first_seen) VALUES (?, ?, ?)")
-            let change = try db.makeStatement(sql: "UPDATE issue SET \(sql) WHERE subscription = ? AND key = ?")
+            let insert = try connection.prepare("INSERT OR IGNORE INTO issue (subscription, key, first_seen) VALUES (?, ?, ?)")
+            let change = try connection.prepare("UPDATE issue SET \(sql) WHERE subscription = ? AND key = ?")
             for key in keys {
-                try insert.execute(arguments: [subscription, key, now])
-                try change.execute(arguments: StatementArguments(values + [subscription, key]))
+                try insert.run([.text(subscription), .text(key), .real(now)])
+                try change.run(values + [.text(subscription), .text(key)])
             }
         }
     }
 
     /// Forgets a subscription (after `unsubscribe`).
     public func forget(subscription: String) throws(NewsstandError) {
-        try write { db in
-            try db.execute(sql: "DELETE FROM issue WHERE subscription = ?", arguments: [subscription])
-            try db.execute(sql: "DELETE FROM subscription WHERE name = ?", arguments: [subscription])
+        try write { connection in
+            try connection.execute("DELETE FROM issue WHERE subscription = ?", [.text(subscription)])
+            try connection.execute("DELETE FROM subscription WHERE name = ?", [.text(subscription)])
         }
     }
 }

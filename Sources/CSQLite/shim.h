@@ -1,0 +1,12 @@
+#ifndef NEWSSTAND_CSQLITE_SHIM_H
+#define NEWSSTAND_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/* SQLITE_TRANSIENT is a function pointer made from -1, which Swift cannot import: text is bound
+   through this wrapper, which has SQLite copy it before the call returns. */
+static inline int csqlite_bind_text(sqlite3_stmt *statement, int index, const char *text, int length) {
+    return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);
+}
+
+#endif
