@@ -31,5 +31,10 @@ static inline SCREEN *ncw_newterm_stdio(void) { return newterm(NULL, stdout, std
 static inline SCREEN *ncw_newterm_type(const char *type) { return newterm(type, stdout, stdin); }
 /* Whether the terminal's description has the RGB capability (24-bit direct colour). */
 static inline int ncw_has_rgb(void) { return tigetflag("RGB") > 0; }
+/* Whether the terminal can move its cursor to a place (cup): `dumb` and printing terminals cannot. */
+static inline int ncw_can_address_cursor(void) {
+    const char *cup = tigetstr("cup");
+    return cup != NULL && cup != (const char *)-1;
+}
 
 #endif

@@ -197,6 +197,36 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertFalse(screen.contains("Error opening terminal"), screen)
     }
 
+    /// tmux sends `ESC [4~` and `ESC [1~` for End and Home, which xterm's terminfo (a common
+    /// TERM inside tmux) does not describe: they are still End and Home, never Escape.
+    func testHomeAndEndWorkInsideTmuxWithAnXtermTERM() throws {
+        for term in ["xterm-256color", "screen-256color"] {
+            let before = ["alpha", "beta", "gamma"].map { server.requests(for: "/issues/\($0).pdf").count }
+            func fetched(_ index: Int) -> Bool { server.requests(for: "/issues/\(["alpha", "beta", "gamma"][index]).pdf").count > before[index] }
+            let shelf = try startShelf(["TERM": term])
+            try shelf.send("End")
+            try shelf.send("Enter")
+            XCTAssertTrue(server.wait { _ in fetched(2) }, "\(term): End selected the last issue\n\(shelf.screen())")
+            XCTAssertTrue(shelf.waitFor("Test Monthly"), "\(term): still on the publication\n\(shelf.screen())")
+            try shelf.send("Home")
+            try shelf.send("Enter")
+            XCTAssertTrue(server.wait { _ in fetched(0) }, "\(term): Home selected the first\n\(shelf.screen())")
+            XCTAssertFalse(fetched(1), term)
+            XCTAssertTrue(shelf.waitForScreen { $0.contains("Alpha issue") && $0.contains("State: downloaded") }, shelf.screen())
+            try shelf.send("q")
+            XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+            try FileManager.default.removeItem(atPath: folder.path + "/data")
+        }
+    }
+
+    /// A terminal that cannot place its cursor gets a sentence, not a blank screen.
+    func testADumbTerminalIsExplained() throws {
+        let shelf = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL],
+                                    environment: environment.merging(["TERM": "dumb"]) { $1 })
+        XCTAssertTrue(shelf.waitFor("EXIT=1"), shelf.screen())
+        XCTAssertTrue(shelf.screen().contains("The terminal type dumb cannot place the cursor"), shelf.screen())
+    }
+
     func testSIGINTDuringADownloadRestoresTheTerminalAndTheNextStartResumes() throws {
         let first = try startSlowDownload()
         kill(try XCTUnwrap(first.programPID()), SIGINT)

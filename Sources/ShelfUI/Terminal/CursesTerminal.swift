@@ -43,11 +43,16 @@ public final class CursesTerminal: Terminal {
         guard opened || ncw_newterm_stdio() != nil else {
             throw Unavailable(message: "This system does not know the terminal type \(TextSanitizer.inert(type)): install its terminfo (Debian's ncurses-term has most), or run with TERM=xterm-256color.")
         }
+        guard ncw_can_address_cursor() != 0 else {
+            endwin()
+            throw Unavailable(message: "The terminal type \(TextSanitizer.inert(type)) cannot place the cursor, which the shelf needs: run it in a terminal emulator (TERM=xterm-256color), or use the commands (newsstand list, download, open).")
+        }
         cbreak()
         noecho()
         nonl()
         intrflush(ncw_stdscr(), false)
         keypad(ncw_stdscr(), true)
+        Self.defineCommonKeySequences()
         curs_set(0)
         mousemask(ncw_all_mouse_events(), nil)
         mouseinterval(200)
@@ -70,6 +75,21 @@ public final class CursesTerminal: Terminal {
 
     deinit {
         end()
+    }
+
+    /// What terminals send for Home, End, Page Up/Down and Delete whatever their terminfo says:
+    /// tmux and screen send `ESC [1~` and `ESC [4~` for Home and End, which a `TERM` of
+    /// `xterm-256color` inside them (a common setting) does not describe, so ncurses handed them
+    /// over as Escape and three characters. Only sequences the terminfo leaves unbound are added.
+    private static func defineCommonKeySequences() {
+        let sequences: [(String, Int32)] = [
+            ("\u{1b}[1~", KEY_HOME), ("\u{1b}[7~", KEY_HOME), ("\u{1b}[H", KEY_HOME), ("\u{1b}OH", KEY_HOME),
+            ("\u{1b}[4~", KEY_END), ("\u{1b}[8~", KEY_END), ("\u{1b}[F", KEY_END), ("\u{1b}OF", KEY_END),
+            ("\u{1b}[5~", KEY_PPAGE), ("\u{1b}[6~", KEY_NPAGE), ("\u{1b}[3~", KEY_DC),
+        ]
+        for (sequence, code) in sequences where key_defined(sequence) == 0 {
+            define_key(sequence, code)
+        }
     }
 
     /// The direct-colour terminfo entry for a terminal whose `COLORTERM` says 24-bit (ncurses-term
