@@ -1,6 +1,6 @@
 import Foundation
 import NewsstandKit
-import ShelfUI
+@testable import ShelfUI
 import TestSupport
 import XCTest
 
@@ -213,6 +213,39 @@ final class ShelfControllerTests: XCTestCase {
         // m does nothing now (had it toggled, u would have toggled back): exactly one is read.
         XCTAssertEqual(newsstand.store(named: "beta")?.issues.filter { $0.reading?.isRead == true }.count, 1)
         XCTAssertTrue(screens.contains { $0.contains("mark all of its issues read") }, "the help overlay of the newsstand view")
+    }
+
+    /// `M` asks before it marks a whole publication read, and says it did in the style of a
+    /// success, not of an error.
+    func testMarkingAPublicationReadAsksFirstAndSaysSoAsASuccess() throws {
+        let folder = NSTemporaryDirectory() + "newsstand-mark-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let entries = (1...3).map { ["ID": "a\($0)", "Title": "Alpha \($0)", "Download URL": "x.pdf", "Free": true] as [String: Any] }
+        let data = try PropertyListSerialization.data(fromPropertyList: ["Title": "Alpha Magazine", "Issues": entries], format: .xml, options: 0)
+        try data.write(to: URL(fileURLWithPath: folder + "/alpha.plist"))
+        var configuration = Newsstand.Configuration(
+            directories: Directories(data: folder + "/data", cache: folder + "/cache", state: folder + "/state"))
+        configuration.notificationCenter = NotificationCenter()
+        let newsstand = try Newsstand(configuration: configuration,
+                                      subscriptions: [Subscription(name: "alpha", url: URL(fileURLWithPath: folder + "/alpha.plist"))])
+        let question = "Mark 3 unread issues of “Alpha Magazine” read?"
+        let terminal = ScriptedTerminal(width: 100, height: 30, steps: [
+            .init(waitFor: "Alpha 3", event: .key(.character("M"))),
+            .init(waitFor: question, event: .key(.character("n"))),
+            .init(until: { !$0.contains(question) }, event: .key(.character("M"))),
+            .init(waitFor: question, event: .key(.character("y"))),
+            .init(waitFor: "Marked 3 issues read.", event: .key(.character("M"))),
+            .init(waitFor: "Every issue of “Alpha Magazine” is read already.", event: .key(.character("q"))),
+        ])
+        run(ShelfController(newsstand: newsstand, terminal: terminal, settings: ShelfSettings()), on: terminal)
+        XCTAssertEqual(newsstand.store(named: "alpha")?.issues.filter { $0.reading?.isRead == true }.count, 3)
+        let theme = Theme(colors: terminal.colorSupport)
+        let marked = try XCTUnwrap(terminal.frames.last { $0.lines().joined().contains("Marked 3 issues read.") })
+        XCTAssertEqual(marked[1, marked.height - 1].style, theme.statusSuccess)
+        XCTAssertNotEqual(theme.statusSuccess, theme.statusError)
+        let refused = terminal.frames.filter { $0.lines().joined().contains("Mark 3 unread issues") }
+        XCTAssertEqual(refused.count >= 2, true, "asked twice: once refused, once accepted")
     }
 
     func testBrowsingAServerAsFoldersSubscribingToASectionAndSearching() throws {

@@ -42,6 +42,28 @@ final class ShelfScreenTests: XCTestCase {
         return buffer
     }
 
+    /// Every key a page answers is in that page's help, as the configuration binds it.
+    func testEveryPageHelpNamesEveryKeyItAnswers() {
+        var settings = ShelfSettings()
+        XCTAssertNil(settings.bind(.newIssues, to: ["N"]))
+        let answered: [(ShelfScreenKind, [ShelfSettings.Action])] = [
+            (.issues, ShelfSettings.Action.allCases.filter { $0 != .subscribe }),
+            (.new, ShelfSettings.Action.allCases.filter { $0 != .subscribe }),
+            (.newsstand, [.open, .newIssues, .refresh, .refreshAll, .markAllRead, .browse, .filter, .back, .help, .quit]),
+            (.browse, [.open, .subscribe, .filter, .back, .help, .quit]),
+        ]
+        for (screen, actions) in answered {
+            let keyColumn = ShelfScreen.helpLines(for: screen, settings: settings).map { " " + $0.0 + " " }.joined()
+            for action in actions {
+                let names = ["enter": "Enter", "escape": "Esc", "backspace": "Backspace", "delete": "Delete"]
+                for key in settings.keys[action] ?? [] {
+                    let shown = names[key] ?? key
+                    XCTAssertTrue(keyColumn.contains(" \(shown) "), "\(screen): \(action) (\(shown)) missing from \(keyColumn)")
+                }
+            }
+        }
+    }
+
     func testShelfWithEveryState() {
         assertSnapshot(render(width: 120, height: 32), named: "shelf-120x32")
     }
@@ -104,7 +126,7 @@ final class ShelfScreenTests: XCTestCase {
 
     func testAMessageTakesTheWholeStatusLine() {
         var state = ShelfState()
-        state.message = "The PDF opener /usr/bin/reader is not installed; install xdg-utils or set NEWSSTAND_OPENER to a reader."
+        state.message = .error("The PDF opener /usr/bin/reader is not installed; install xdg-utils or set NEWSSTAND_OPENER to a reader.")
         assertSnapshot(render(width: 100, height: 18, state: state), named: "message")
     }
 

@@ -61,7 +61,7 @@ final class BrowsePage: ShelfPage {
                 if let title = checked.page.title, !isSearch, !path.isEmpty { self.title = title }
             case .failure(let error):
                 isLoading = false
-                state.message = error.message
+                state.message = .error(error.message)
             }
             context.redrawNow()
         }
@@ -106,7 +106,7 @@ final class BrowsePage: ShelfPage {
         case .open?:
             guard items.indices.contains(selected) else { return .redraw }
             guard let link, let url = URL(string: link.address) else {
-                state.message = "An issue of the server: subscribe to a section that lists it to download it."
+                state.message = .info("An issue of the server: subscribe to a section that lists it to download it.")
                 return .redraw
             }
             let next = BrowsePage(context: context, store: store, path: path + [title], title: link.title, url: url, search: search, isSearch: false)
@@ -114,13 +114,13 @@ final class BrowsePage: ShelfPage {
             return .push(next)
         case .subscribe?:
             guard let link else {
-                state.message = "Select a section to subscribe to."
+                state.message = .info("Select a section to subscribe to.")
                 return .redraw
             }
             subscribe(to: link)
         case .filter?:
             if search == nil {
-                state.message = "This server's feed offers no search."
+                state.message = .info("This server's feed offers no search.")
             } else {
                 state.isEditingFilter = true
                 state.filter = ""
@@ -169,7 +169,7 @@ final class BrowsePage: ShelfPage {
 
     private func subscribe(to link: FeedLink) {
         guard let subscribe = context.subscribe, let url = URL(string: link.address) else {
-            state.message = "Subscribing needs the configuration file: newsstand subscribe URL."
+            state.message = .warning("Subscribing needs the configuration file: newsstand subscribe URL.")
             return
         }
         let name = Subscription.unusedName(for: url, taken: Set(context.newsstand.stores.map(\.name)))
@@ -181,9 +181,9 @@ final class BrowsePage: ShelfPage {
         }
         do {
             try subscribe(subscription)
-            state.message = "Subscribed as \(name): it is on the newsstand from the next start."
+            state.message = .success("Subscribed as \(name): it is on the newsstand from the next start.")
         } catch {
-            state.message = error.message
+            state.message = .error(error.message)
         }
     }
 

@@ -135,7 +135,7 @@ final class IssuesPage: ShelfPage {
         case .toggleRead?: selectedIssue.map(toggleRead)
         case .togglePin?: selectedIssue.map(togglePinned)
         case .markAllRead?:
-            if case .publication(let store) = source { markAllRead(store.issues) } else { markAllRead(order) }
+            context.askToMarkRead(markableIssues, title: sourceTitle, &state)
         case .filter?:
             state.isEditingFilter = true
         case .sort?:
@@ -173,13 +173,16 @@ final class IssuesPage: ShelfPage {
             break
         case .quit:
             context.running = false
+        case .markAllRead:
+            context.markAllRead(markableIssues, &state)
+            rebuildOrder()
         case .delete(let address):
             guard let issue = try? newsstand.issue(addressed: address) else { return }
             do {
                 try newsstand.delete(issue)
                 context.signals.mark { $0.librarySizeStale = true }
             } catch {
-                state.message = error.message
+                state.message = .error(error.message)
             }
         }
     }
@@ -200,13 +203,13 @@ final class IssuesPage: ShelfPage {
         switch issue.state {
         case .downloaded: read(issue)
         case .remote, .partial, .failed: download(issue)
-        case .queued, .downloading, .retrying, .verifying: state.message = "Already downloading; x cancels."
+        case .queued, .downloading, .retrying, .verifying: state.message = .info("Already downloading; x cancels.")
         }
     }
 
     private func download(_ issue: Issue) {
         if case .downloaded = issue.state {
-            state.message = "Already downloaded: Enter reads it."
+            state.message = .info("Already downloaded: Enter reads it.")
             return
         }
         newsstand.download(issue)
@@ -216,9 +219,9 @@ final class IssuesPage: ShelfPage {
         let read = !(issue.reading?.isRead ?? false)
         do {
             try newsstand.setRead(read, [issue])
-            state.message = read ? "Marked read." : "Marked unread."
+            state.message = .success(read ? "Marked read." : "Marked unread.")
         } catch {
-            state.message = error.message
+            state.message = .error(error.message)
         }
     }
 
@@ -226,15 +229,21 @@ final class IssuesPage: ShelfPage {
         let pinned = !(issue.reading?.pinned ?? false)
         do {
             try newsstand.setPinned(pinned, [issue])
-            state.message = pinned ? "Pinned: the storage budget keeps it." : "Unpinned."
+            state.message = .success(pinned ? "Pinned: the storage budget keeps it." : "Unpinned.")
         } catch {
-            state.message = error.message
+            state.message = .error(error.message)
         }
     }
 
-    private func markAllRead(_ issues: [Issue]) {
-        context.markAllRead(issues, &state)
-        rebuildOrder()
+    /// What `M` marks read: the publication's every issue, or the new issues shown.
+    private var markableIssues: [Issue] {
+        if case .publication(let store) = source { return store.issues }
+        return order
+    }
+
+    private var sourceTitle: String {
+        if case .publication(let store) = source { return store.displayTitle }
+        return "New"
     }
 
     private func confirmDelete(_ issue: Issue) {
@@ -242,9 +251,9 @@ final class IssuesPage: ShelfPage {
         case .downloaded, .partial, .failed:
             state.overlay = .confirmDelete(id: issue.address, title: issue.title)
         case .remote:
-            state.message = "Nothing to delete: the issue is not downloaded."
+            state.message = .info("Nothing to delete: the issue is not downloaded.")
         case .queued, .downloading, .retrying, .verifying:
-            state.message = "Downloading: x cancels it first."
+            state.message = .info("Downloading: x cancels it first.")
         }
     }
 
@@ -259,7 +268,7 @@ final class IssuesPage: ShelfPage {
         do {
             try newsstand.open(issue, with: context.opener)
         } catch {
-            state.message = error.message
+            state.message = .error(error.message)
         }
     }
 

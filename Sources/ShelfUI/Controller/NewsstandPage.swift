@@ -41,7 +41,11 @@ final class NewsstandPage: ShelfPage {
         if state.isEditingFilter {
             if state.editFilter(key) { filterPublications() }
         } else if state.overlay != .none {
-            if state.answerOverlay(key) == .quit { context.running = false }
+            switch state.answerOverlay(key) {
+            case .quit: context.running = false
+            case .markAllRead: selectedStore.map { context.markAllRead($0.issues, &state) }
+            case .dismissed, .delete: break
+            }
         } else {
             state.message = nil
             if let action = handleCommand(key) { return action }
@@ -56,7 +60,7 @@ final class NewsstandPage: ShelfPage {
         case .newIssues?: return .push(IssuesPage(context: context, source: .newIssues))
         case .refresh?: selectedStore?.refresh()
         case .refreshAll?: newsstand.refreshAll(completion: { _ in })
-        case .markAllRead?: selectedStore.map { context.markAllRead($0.issues, &state) }
+        case .markAllRead?: selectedStore.map { context.askToMarkRead($0.issues, title: $0.displayTitle, &state) }
         case .browse?: return selectedStore.map { .push(BrowsePage(context: context, store: $0)) }
         case .filter?: state.isEditingFilter = true
         case .help?: state.overlay = .help

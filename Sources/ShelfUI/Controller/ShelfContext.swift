@@ -205,14 +205,24 @@ final class ShelfContext {
         return .moved
     }
 
+    /// Asks before marking `issues` (all of `title`'s) read; says so when none is unread.
+    func askToMarkRead(_ issues: [Issue], title: String, _ state: inout ShelfState) {
+        let unread = issues.filter { !($0.reading?.isRead ?? false) }.count
+        if unread == 0 {
+            state.message = .info("Every issue of “\(title)” is read already.")
+        } else {
+            state.overlay = .confirmMarkRead(title: title, count: unread)
+        }
+    }
+
     /// Marks the issues read, saying so (or why not) on `state`'s status line.
     func markAllRead(_ issues: [Issue], _ state: inout ShelfState) {
         let unread = issues.filter { !($0.reading?.isRead ?? false) }
         do {
             try newsstand.setRead(true, unread)
-            state.message = "Marked \(Formatting.count(unread.count, "issue")) read."
+            state.message = .success("Marked \(Formatting.count(unread.count, "issue")) read.")
         } catch {
-            state.message = error.message
+            state.message = .error(error.message)
         }
     }
 

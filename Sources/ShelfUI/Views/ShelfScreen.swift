@@ -54,6 +54,9 @@ public struct ShelfScreen {
         case .confirmQuit(let count):
             renderDialog(into: &buffer, lines: ["\(count) download\(count == 1 ? " is" : "s are") running.",
                                                 "Quit? They resume next time.", "", "y: quit    n: stay"])
+        case .confirmMarkRead(let title, let count):
+            renderDialog(into: &buffer, lines: ["Mark \(Formatting.count(count, "unread issue")) of “\(title)” read?", "",
+                                                "y: mark read    n: leave them"])
         }
     }
 
@@ -154,8 +157,7 @@ public struct ShelfScreen {
             }
             return
         }
-        let warning = model.statusIsWarning || state.message != nil
-        let style = warning ? theme.statusWarning : theme.statusBar
+        let style = state.message.map { theme.status($0.kind) } ?? (model.statusIsWarning ? theme.statusWarning : theme.statusBar)
         buffer.fill(area, with: Cell(" ", style: style))
         var right = ""
         if model.activeDownloads > 0 {
@@ -164,15 +166,11 @@ public struct ShelfScreen {
         right += "library \(Formatting.bytes(model.librarySize))"
         if let budget = model.storageBudget { right += " of \(Formatting.bytes(budget))" }
         right += " · ? help "
-        if let message = state.message {
-            // A message is what the user must read now: it gets the whole line.
-            buffer.write(DisplayWidth.truncate(" " + message, to: area.width), x: 0, y: area.y, style: style, clip: area)
-            return
-        }
-        let left = " " + model.status
+        let left = " " + (state.message?.text ?? model.status)
         let rightWidth = DisplayWidth.of(right)
         let leftRoom = area.width - rightWidth - 1
-        if leftRoom >= 12 {
+        // A message is what the user must read now: the line is its own when it needs all of it.
+        if leftRoom >= (state.message == nil ? 12 : DisplayWidth.of(left)) {
             buffer.write(DisplayWidth.truncate(left, to: leftRoom), x: 0, y: area.y, style: style, clip: area)
             buffer.write(right, x: area.maxX - rightWidth, y: area.y, style: style, clip: area)
         } else {
@@ -203,9 +201,10 @@ public struct ShelfScreen {
                 (keys(.open), "open the publication's issues"),
                 (keys(.newIssues), "new issues of every publication"),
                 (keys(.refresh) + " · " + keys(.refreshAll), "refresh this publication · all of them"),
-                (keys(.markAllRead), "mark all of its issues read"),
+                (keys(.markAllRead), "mark all of its issues read (asks first)"),
                 (keys(.browse), "browse its server's sections"),
                 (keys(.filter), "filter by title (Enter keeps, Esc clears)"),
+                (keys(.back), "clear the filter"),
                 (keys(.help), "this help"),
                 (keys(.quit), "quit (downloads resume next time)"),
                 ("mouse", "click selects, double-click opens"),
@@ -220,8 +219,9 @@ public struct ShelfScreen {
             (keys(.filter), "filter by title (Enter keeps, Esc clears)"),
             (keys(.sort), "sort by date, title or state"),
             (keys(.toggleRead) + " · " + keys(.togglePin), "mark read or unread · pin or unpin"),
-            (keys(.markAllRead), "mark all of them read"),
-            (keys(.refresh), "refresh the catalog"),
+            (keys(.markAllRead), "mark all of them read (asks first)"),
+            (keys(.refresh) + " · " + keys(.refreshAll), "refresh the catalog · every catalog"),
+            (keys(.newIssues), "new issues of every publication"),
             (keys(.browse), "browse the server's sections"),
             (keys(.help), "this help"),
             (keys(.back), "back to the newsstand"),

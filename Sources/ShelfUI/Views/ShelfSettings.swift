@@ -43,7 +43,8 @@ public struct ShelfSettings: Sendable, Equatable {
 
     /// A part of the shelf that has a colour.
     public enum Element: String, Sendable, CaseIterable {
-        case header, status, statusWarning = "status-warning", border, selected, title, dim, free, paid
+        case header, status, statusWarning = "status-warning", statusSuccess = "status-success", statusError = "status-error"
+        case border, selected, title, dim, free, paid
         case download, queued, progress, read, failure, key, unread
         case newBadge = "new-badge", unreadBadge = "unread-badge", pinBadge = "pin-badge"
     }

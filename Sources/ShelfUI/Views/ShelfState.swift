@@ -7,6 +7,8 @@ public struct ShelfState: Sendable, Equatable {
         case help
         case confirmDelete(id: String, title: String)
         case confirmQuit(activeDownloads: Int)
+        /// Marking every issue of `title` read: `count` are unread.
+        case confirmMarkRead(title: String, count: Int)
     }
 
     /// Index of the selected card in the filtered, sorted list.
@@ -19,7 +21,7 @@ public struct ShelfState: Sendable, Equatable {
     public var sort = SortOrder.date
     public var overlay = Overlay.none
     /// A one-line message in the status line until the next key (an opener failure, say).
-    public var message: String?
+    public var message: ShelfMessage?
 
     public init() {}
 
@@ -87,6 +89,7 @@ public struct ShelfState: Sendable, Equatable {
         case dismissed
         case quit
         case delete(address: String)
+        case markAllRead
     }
 
     /// Closes the overlay with `key`: `y` (or Enter) confirms; `q` confirms quitting too.
@@ -96,6 +99,7 @@ public struct ShelfState: Sendable, Equatable {
         switch overlay {
         case .confirmDelete(let address, _) where yes: return .delete(address: address)
         case .confirmQuit where yes || key == .character("q"): return .quit
+        case .confirmMarkRead where yes: return .markAllRead
         default: return .dismissed
         }
     }

@@ -32,7 +32,19 @@ public struct Theme: Sendable {
 
     var header: Style { style(.header, colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .white, background: .blue, bold: true)) }
     var statusBar: Style { style(.status, colors == .none ? Style(reverse: true) : Style(foreground: .black, background: .white)) }
-    var statusWarning: Style { style(.statusWarning, colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .white, background: .red, bold: true)) }
+    var statusWarning: Style { style(.statusWarning, colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .black, background: .yellow, bold: true)) }
+    var statusSuccess: Style { style(.statusSuccess, colors == .none ? Style(reverse: true) : Style(foreground: color(.green, .palette(22)), background: .white, bold: true)) }
+    var statusError: Style { style(.statusError, colors == .none ? Style(bold: true, reverse: true, underline: true) : Style(foreground: .white, background: .red, bold: true)) }
+
+    /// The status line's style for a message of `kind`.
+    func status(_ kind: ShelfMessage.Kind) -> Style {
+        switch kind {
+        case .info: return statusBar
+        case .success: return statusSuccess
+        case .warning: return statusWarning
+        case .error: return statusError
+        }
+    }
     var border: Style { style(.border, Style(foreground: color(.white, .palette(244)))) }
     var selectedBorder: Style { style(.selected, Style(foreground: color(.yellow, .palette(220)), bold: true)) }
     var title: Style { style(.title, Style(bold: true)) }
