@@ -219,6 +219,27 @@ final class ShelfTerminalTests: XCTestCase {
         }
     }
 
+    /// 80×24, the size a new terminal opens at: eight cards in two rows, and how many are off
+    /// screen above or below.
+    func testAn80x24TerminalShowsEightCardsAndWhatIsOffScreen() throws {
+        let base = Date(timeIntervalSince1970: 1_767_225_600)
+        server.serve("/ten.plist", .init(body: Fixtures.catalog((1...10).map { number in
+            Fixtures.entry(id: "i\(number)", title: String(format: "Issue %02d", number), download: "issues/alpha.pdf",
+                           date: base - Double(number) * 86_400)
+        }), contentType: "application/xml"))
+        let shelf = try TmuxSession([CommandRunner.executable, "--catalog", server.url("/ten.plist").absoluteString],
+                                    environment: environment, width: 80, height: 24)
+        XCTAssertTrue(shelf.waitFor("10 of 10"), shelf.screen())
+        XCTAssertTrue(shelf.waitFor("↓ 2 more"), shelf.screen())
+        let first = shelf.screen()
+        XCTAssertEqual((1...10).filter { first.contains(String(format: "Issue %02d", $0)) }, Array(1...8), first)
+        try shelf.send("End")
+        XCTAssertTrue(shelf.waitFor("↑ 4 more"), shelf.screen())
+        XCTAssertTrue(shelf.screen().contains("Issue 10"), shelf.screen())
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
+
     /// A terminal that cannot place its cursor gets a sentence, not a blank screen.
     func testADumbTerminalIsExplained() throws {
         let shelf = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL],

@@ -83,7 +83,24 @@ final class ShelfScreenTests: XCTestCase {
     func testDetailsStripOnATallNarrowTerminal() {
         var state = ShelfState()
         state.selected = 3
-        assertSnapshot(render(width: 64, height: 24, state: state), named: "details-strip-64x24")
+        assertSnapshot(render(width: 64, height: 34, state: state), named: "details-strip-64x34")
+    }
+
+    /// 80×24 without colour: the side pane would leave two cards; compact cards in two rows, eight
+    /// of them, and how many are below.
+    func testEightCompactCardsAt80x24() {
+        var state = ShelfState()
+        state.selected = 1
+        let screen = render(width: 80, height: 24, state: state)
+        assertSnapshot(screen, named: "shelf-80x24")
+        let layout = ShelfLayout(width: 80, height: 24)
+        XCTAssertGreaterThanOrEqual(layout.columns * layout.visibleRows, 6)
+        XCTAssertTrue(screen.lines().joined().contains("↓ 2 more"))
+        for (width, height) in [(120, 36), (200, 60), (60, 20), (100, 30)] {
+            let other = ShelfLayout(width: width, height: height)
+            XCTAssertGreaterThanOrEqual(other.columns * other.visibleRows, 3, "\(width)×\(height)")
+            XCTAssertEqual(other.coverRows, 8, "\(width)×\(height): room for full covers")
+        }
     }
 
     func testFilterPrompt() {

@@ -280,7 +280,7 @@ final class IssuesPage: ShelfPage {
         state.clamp(count: order.count, columns: layout.columns, visibleRows: layout.visibleRows)
         let range = layout.visibleRange(firstRow: state.firstRow, count: order.count)
         let visible = Array(order[range])
-        context.covers.request(visible, columns: CardView.coverColumns, rows: CardView.coverRows)
+        context.covers.request(visible, columns: CardView.coverColumns, rows: context.layout.coverRows)
         let items = visible.map(issueItem)
         let selected = selectedIssue
         var selectedItem = selected.map { issue in
@@ -315,7 +315,7 @@ final class IssuesPage: ShelfPage {
 
     private func issueItem(_ issue: Issue) -> ShelfItem {
         let covers = context.covers
-        var item = ShelfItem(issue: issue, cover: covers.image(for: issue, columns: CardView.coverColumns, rows: CardView.coverRows))
+        var item = ShelfItem(issue: issue, cover: covers.image(for: issue, columns: CardView.coverColumns, rows: context.layout.coverRows))
         if isNewIssues { item.publication = newsstand.store(for: issue)?.displayTitle }
         return item
     }

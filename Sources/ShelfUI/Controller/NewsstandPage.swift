@@ -124,8 +124,8 @@ final class NewsstandPage: ShelfPage {
                                    unreadCount: count.unread, downloadedCount: count.downloaded, condition: condition(of: store, loaded: loaded))
         if let newest = count.newest {
             let covers = context.covers
-            covers.request([newest], columns: CardView.coverColumns, rows: CardView.coverRows)
-            item.cover = covers.image(for: newest, columns: CardView.coverColumns, rows: CardView.coverRows)
+            covers.request([newest], columns: CardView.coverColumns, rows: context.layout.coverRows)
+            item.cover = covers.image(for: newest, columns: CardView.coverColumns, rows: context.layout.coverRows)
             item.newestTitle = newest.title
             item.newestDate = newest.entry.releaseDate
         }

@@ -9,14 +9,14 @@ protocol ShelfCard {
 extension ShelfCard {
     /// The frame every card has (heavy when selected), and the area inside it with its cover's
     /// place at the top; nil when nothing fits inside.
-    func frame(into buffer: inout Buffer, area: Rect, selected: Bool, theme: Theme) -> (inner: Rect, cover: Rect)? {
+    func frame(into buffer: inout Buffer, area: Rect, selected: Bool, theme: Theme, coverRows: Int) -> (inner: Rect, cover: Rect)? {
         guard !area.isEmpty else { return nil }
         buffer.fill(area)
         buffer.box(area, style: selected ? theme.selectedBorder : theme.border, heavy: selected)
         let inner = area.inset(by: 1)
         guard !inner.isEmpty else { return nil }
         let cover = Rect(x: inner.x + (inner.width - CardView.coverColumns) / 2, y: inner.y,
-                         width: min(CardView.coverColumns, inner.width), height: min(CardView.coverRows, inner.height))
+                         width: min(CardView.coverColumns, inner.width), height: min(coverRows, inner.height))
         return (inner, cover.intersection(inner))
     }
 }
@@ -26,21 +26,23 @@ struct CardView: ShelfCard {
     let item: ShelfItem
     let isSelected: Bool
     let theme: Theme
+    /// Rows of the cover: fewer on a compact card.
+    var coverRows = CardView.coverRows
 
     static let coverColumns = 12
     static let coverRows = 8
 
     func render(into buffer: inout Buffer, area: Rect) {
-        guard let (inner, coverArea) = frame(into: &buffer, area: area, selected: isSelected, theme: theme) else { return }
+        guard let (inner, coverArea) = frame(into: &buffer, area: area, selected: isSelected, theme: theme, coverRows: coverRows) else { return }
         renderCover(into: &buffer, area: coverArea)
 
-        var y = inner.y + Self.coverRows
+        var y = inner.y + coverRows
         for line in TextLayout.wrap(item.title, width: inner.width, lines: 2) {
             buffer.write(line, x: inner.x, y: y, style: theme.title, clip: inner)
             y += 1
         }
-        renderInfoLine(into: &buffer, inner: inner, y: inner.y + Self.coverRows + 2)
-        renderState(into: &buffer, inner: inner, y: inner.y + Self.coverRows + 3)
+        renderInfoLine(into: &buffer, inner: inner, y: inner.y + coverRows + 2)
+        renderState(into: &buffer, inner: inner, y: inner.y + coverRows + 3)
     }
 
     private func renderCover(into buffer: inout Buffer, area: Rect) {

@@ -7,9 +7,10 @@ struct PublicationCardView: ShelfCard {
     let item: PublicationItem
     let isSelected: Bool
     let theme: Theme
+    var coverRows = CardView.coverRows
 
     func render(into buffer: inout Buffer, area: Rect) {
-        guard let (inner, coverArea) = frame(into: &buffer, area: area, selected: isSelected, theme: theme) else { return }
+        guard let (inner, coverArea) = frame(into: &buffer, area: area, selected: isSelected, theme: theme, coverRows: coverRows) else { return }
         if let cover = item.cover, theme.colors >= .palette256 {
             cover.render(into: &buffer, area: coverArea)
         } else {
@@ -19,7 +20,7 @@ struct PublicationCardView: ShelfCard {
             Badge.render("\(item.newCount) NEW", style: theme.newBadge, into: &buffer, x: coverArea.x, y: coverArea.y, clip: coverArea)
         }
 
-        var y = inner.y + CardView.coverRows
+        var y = inner.y + coverRows
         for line in TextLayout.wrap(item.title, width: inner.width, lines: 2) {
             buffer.write(line, x: inner.x, y: y, style: theme.title, clip: inner)
             y += 1
@@ -31,19 +32,24 @@ struct PublicationCardView: ShelfCard {
             case .unknown: ("a feed", "Enter ›")
             case .issue: ("an issue", "")
             }
-            buffer.write(DisplayWidth.truncate(kind, to: inner.width), x: inner.x, y: inner.y + CardView.coverRows + 2, style: theme.dim, clip: inner)
+            buffer.write(DisplayWidth.truncate(kind, to: inner.width), x: inner.x, y: inner.y + coverRows + 2, style: theme.dim, clip: inner)
             let (text, offset) = TextLayout.center(DisplayWidth.truncate(action, to: inner.width), width: inner.width)
-            buffer.write(text, x: inner.x + offset, y: inner.y + CardView.coverRows + 3, style: theme.dim, clip: inner)
+            buffer.write(text, x: inner.x + offset, y: inner.y + coverRows + 3, style: theme.dim, clip: inner)
             return
         }
-        var counts = "\(item.downloadedCount) of \(item.issueCount) kept"
-        if item.unreadCount > 0 { counts = "\(item.unreadCount) unread · " + counts }
-        buffer.write(DisplayWidth.truncate(counts, to: inner.width), x: inner.x, y: inner.y + CardView.coverRows + 2,
+        // The longest wording that fits whole: a count cut in the middle says nothing.
+        let (kept, total) = (item.downloadedCount, item.issueCount)
+        var wordings = ["\(kept) of \(total) kept", "\(kept)/\(total) kept", "\(kept)/\(total)"]
+        if item.unreadCount > 0 {
+            wordings = wordings.map { "\(item.unreadCount) unread · " + $0 } + ["\(item.unreadCount) unread"]
+        }
+        let counts = wordings.first { DisplayWidth.of($0) <= inner.width } ?? wordings[wordings.count - 1]
+        buffer.write(DisplayWidth.truncate(counts, to: inner.width), x: inner.x, y: inner.y + coverRows + 2,
                      style: item.unreadCount > 0 ? theme.unread : theme.dim, clip: inner)
 
         let (label, style) = conditionLabel
         let (text, offset) = TextLayout.center(DisplayWidth.truncate(label, to: inner.width), width: inner.width)
-        buffer.write(text, x: inner.x + offset, y: inner.y + CardView.coverRows + 3, style: style, clip: inner)
+        buffer.write(text, x: inner.x + offset, y: inner.y + coverRows + 3, style: style, clip: inner)
     }
 
     private var conditionLabel: (String, Style) {

@@ -1,8 +1,18 @@
 /// Where everything goes on a screen of a given size: header, grid of cards, details, status.
+///
+/// The details pane stands at the right only when three columns of cards still fit beside it,
+/// else it goes below the cards when a strip is left over, else away; on a screen too short for
+/// two rows of cards, the cards are compact (a shorter cover) so that two rows fit: 80×24 shows
+/// eight cards, not two.
 public struct ShelfLayout: Sendable, Equatable {
     public static let cardWidth = 18
+    /// A card's height with its full cover.
     public static let cardHeight = 14
+    /// A compact card's height: three rows less of cover.
+    static let compactCardHeight = 11
     static let detailsWidth = 32
+    static let columnsBesideDetails = 3
+    static let stripHeight = 4
 
     public let width: Int
     public let height: Int
@@ -13,6 +23,10 @@ public struct ShelfLayout: Sendable, Equatable {
     public let details: Rect?
     public let columns: Int
     public let visibleRows: Int
+    /// The height of every card on this screen.
+    public let cardHeight: Int
+    /// Rows of each card's cover.
+    public let coverRows: Int
     let gap: Int
 
     public init(width: Int, height: Int) {
@@ -20,19 +34,25 @@ public struct ShelfLayout: Sendable, Equatable {
         self.height = max(0, height)
         header = Rect(x: 0, y: 0, width: width, height: min(1, height))
         status = Rect(x: 0, y: max(1, height - 1), width: width, height: height >= 2 ? 1 : 0)
-        var grid = Rect(x: 0, y: 1, width: width, height: height - 2)
-        if width >= Self.cardWidth * 2 + Self.detailsWidth {
-            details = Rect(x: width - Self.detailsWidth, y: 1, width: Self.detailsWidth, height: height - 2)
-            grid.width -= Self.detailsWidth
-        } else if height >= Self.cardHeight + 2 + 4 {
-            details = Rect(x: 0, y: height - 5, width: width, height: 4)
-            grid.height -= 4
+        let gridHeight = max(0, height - 2)
+        var grid = Rect(x: 0, y: 1, width: width, height: gridHeight)
+        let besideDetails = Self.columnsBesideDetails * (Self.cardWidth + 2) - 2 + Self.detailsWidth
+        if width >= besideDetails { grid.width -= Self.detailsWidth }
+        let fullRows = gridHeight / Self.cardHeight
+        cardHeight = fullRows < 2 && gridHeight / Self.compactCardHeight > fullRows ? Self.compactCardHeight : Self.cardHeight
+        coverRows = CardView.coverRows - (Self.cardHeight - cardHeight)
+        let rows = gridHeight / cardHeight
+        if width >= besideDetails {
+            details = Rect(x: width - Self.detailsWidth, y: 1, width: Self.detailsWidth, height: gridHeight)
+        } else if rows >= 1 && gridHeight - rows * cardHeight >= Self.stripHeight {
+            details = Rect(x: 0, y: height - 1 - Self.stripHeight, width: width, height: Self.stripHeight)
+            grid.height -= Self.stripHeight
         } else {
             details = nil
         }
         self.grid = grid
         columns = grid.width / Self.cardWidth
-        visibleRows = grid.height / Self.cardHeight
+        visibleRows = grid.height / cardHeight
         gap = columns > 1 ? min(2, (grid.width - columns * Self.cardWidth) / (columns - 1)) : 0
     }
 
@@ -41,8 +61,8 @@ public struct ShelfLayout: Sendable, Equatable {
 
     /// The card at a position in the visible grid (row relative to the first visible one).
     public func cardRect(column: Int, row: Int) -> Rect {
-        Rect(x: grid.x + column * (Self.cardWidth + gap), y: grid.y + row * Self.cardHeight,
-             width: Self.cardWidth, height: Self.cardHeight)
+        Rect(x: grid.x + column * (Self.cardWidth + gap), y: grid.y + row * cardHeight,
+             width: Self.cardWidth, height: cardHeight)
     }
 
     /// The index of the card under a cell, given the first visible row.

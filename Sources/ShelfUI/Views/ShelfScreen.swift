@@ -102,7 +102,7 @@ public struct ShelfScreen {
             empty = model.totalCount == 0 ? "No issues yet." : "No issue matches “\(state.filter)”."
         }
         renderCards(visibleItems, empty: empty, into: &buffer) { item, selected in
-            CardView(item: item, isSelected: selected, theme: theme)
+            CardView(item: item, isSelected: selected, theme: theme, coverRows: layout.coverRows)
         }
     }
 
@@ -114,7 +114,7 @@ public struct ShelfScreen {
             empty = model.totalCount == 0 ? "No subscriptions: newsstand subscribe URL adds one." : "No publication matches “\(state.filter)”."
         }
         renderCards(visiblePublications, empty: empty, into: &buffer) { item, selected in
-            PublicationCardView(item: item, isSelected: selected, theme: theme)
+            PublicationCardView(item: item, isSelected: selected, theme: theme, coverRows: layout.coverRows)
         }
     }
 
@@ -131,11 +131,24 @@ public struct ShelfScreen {
             let rect = layout.cardRect(column: offset % layout.columns, row: offset / layout.columns)
             card(item, range.lowerBound + offset == state.selected).render(into: &buffer, area: rect.intersection(layout.grid))
         }
+        // How many cards are off screen, at the right of the grid's top and bottom lines: in the
+        // space beside the cards when there is some, else on the last card's border, short of its corner.
+        let grid = layout.grid
+        let cardsEnd = layout.cardRect(column: layout.columns - 1, row: 0).maxX
+        func place(_ mark: String, y: Int) {
+            let width = DisplayWidth.of(mark)
+            let end = grid.maxX - cardsEnd >= width ? grid.maxX : cardsEnd - 1
+            buffer.write(mark, x: end - width, y: y, style: theme.key, clip: grid)
+        }
+        if range.lowerBound > 0 { place(" ↑ \(range.lowerBound) more ", y: grid.y) }
+        if range.upperBound < itemCount {
+            place(" ↓ \(itemCount - range.upperBound) more ", y: grid.y + min(grid.height, layout.visibleRows * layout.cardHeight) - 1)
+        }
     }
 
     private func renderTooSmall(into buffer: inout Buffer) {
         let area = Rect(x: 0, y: layout.header.maxY, width: buffer.width, height: max(0, layout.status.y - layout.header.maxY))
-        let lines = ["Terminal too small", "need \(ShelfLayout.cardWidth)×\(ShelfLayout.cardHeight + 2)"]
+        let lines = ["Terminal too small", "need \(ShelfLayout.cardWidth)×\(ShelfLayout.compactCardHeight + 2)"]
         let top = area.y + max(0, (area.height - lines.count) / 2)
         for (index, line) in lines.enumerated() {
             let (text, offset) = TextLayout.center(line, width: area.width)
