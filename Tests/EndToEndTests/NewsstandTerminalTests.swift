@@ -82,7 +82,8 @@ final class NewsstandTerminalTests: XCTestCase {
 
         // m marks it unread again, p pins it: the card says both.
         try shelf.send("m")
-        XCTAssertTrue(shelf.waitFor(" UNREAD "), shelf.screen())
+        XCTAssertTrue(shelf.waitFor(" ● "), shelf.screen())
+        XCTAssertFalse(shelf.screen().contains("UNREAD"), "one word on the card: READ")
         try shelf.send("p")
         XCTAssertTrue(shelf.waitFor(" PIN "), shelf.screen())
 

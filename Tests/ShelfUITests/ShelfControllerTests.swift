@@ -160,7 +160,7 @@ final class ShelfControllerTests: XCTestCase {
             .init(event: right), .init(event: d),
             // All four under way (a percentage each) before Number 1 is cancelled: it keeps its part.
             .init(until: { $0.components(separatedBy: "%").count - 1 >= 4 }, event: .key(.character("x"))),
-            // Three READ buttons (not the UNREAD ribbons, which also say READ).
+            // Three READ labels.
             .init(until: { $0.components(separatedBy: "  READ  ").count - 1 == 3 }, event: .key(.character("q"))),
         ])
         run(ShelfController(newsstand: newsstand, store: store, terminal: terminal), on: terminal)

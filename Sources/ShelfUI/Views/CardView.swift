@@ -29,6 +29,8 @@ struct CardView: ShelfCard {
     /// Rows of the cover: fewer on a compact card.
     var coverRows = CardView.coverRows
 
+    /// On the cover's corner of a downloaded issue not read yet.
+    static let unreadMark = "●"
     static let coverColumns = 12
     static let coverRows = 8
 
@@ -56,7 +58,9 @@ struct CardView: ShelfCard {
         if item.isNew {
             Badge.render("NEW", style: theme.newBadge, into: &buffer, x: area.x, y: area.y, clip: area)
         } else if item.isUnread {
-            Badge.render("UNREAD", style: theme.unreadBadge, into: &buffer, x: area.x, y: area.y, clip: area)
+            // A mark, not a word: the card's one word for a downloaded issue is READ, and a
+            // ribbon saying UNREAD above it read as a contradiction.
+            Badge.render(Self.unreadMark, style: theme.unreadBadge, into: &buffer, x: area.x, y: area.y, clip: area)
         }
         if item.isPinned {
             Badge.render("PIN", style: theme.pinBadge, into: &buffer, x: Badge.rightAligned("PIN", in: area), y: area.y + area.height - 1, clip: area)

@@ -92,7 +92,7 @@ struct TitleCard {
     }
 }
 
-/// A word set on a cover's corner: NEW, UNREAD, PIN.
+/// A word or mark set on a cover's corner: NEW, the unread mark, PIN.
 enum Badge {
     static func render(_ text: String, style: Style, into buffer: inout Buffer, x: Int, y: Int, clip: Rect) {
         buffer.write(" " + text + " ", x: x, y: y, style: style, clip: clip)

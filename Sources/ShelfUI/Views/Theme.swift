@@ -60,7 +60,7 @@ public struct Theme: Sendable {
     var key: Style { style(.key, Style(foreground: color(.yellow), bold: true)) }
     /// NEW on a cover's corner.
     var newBadge: Style { style(.newBadge, colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .black, background: color(.yellow, .palette(220)), bold: true)) }
-    /// UNREAD on a cover's corner.
+    /// The unread mark on a cover's corner.
     var unreadBadge: Style { style(.unreadBadge, colors == .none ? Style(reverse: true) : Style(foreground: .white, background: color(.blue, .palette(25)), bold: true)) }
     /// PIN on a cover's corner.
     var pinBadge: Style { style(.pinBadge, colors == .none ? Style(reverse: true) : Style(foreground: .black, background: color(.cyan, .palette(80)), bold: true)) }
