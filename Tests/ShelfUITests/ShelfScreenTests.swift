@@ -64,6 +64,27 @@ final class ShelfScreenTests: XCTestCase {
         }
     }
 
+    /// Feeds name the magazine in every issue's title: the card leaves it off, so that the part
+    /// that differs fits in its two lines; the details keep the whole title.
+    func testACardLeavesOffThePublicationsNameAndTheDetailsSayEverything() {
+        XCTAssertEqual(ShelfItem.titleWithout(publication: "Red Planet", "Red Planet Weekly #6: Rovers"), "Weekly #6: Rovers")
+        XCTAssertEqual(ShelfItem.titleWithout(publication: "Ocean Quarterly", "Ocean Quarterly — The Abyss"), "The Abyss")
+        XCTAssertEqual(ShelfItem.titleWithout(publication: "ocean quarterly", "Ocean Quarterly: Spring"), "Spring")
+        XCTAssertEqual(ShelfItem.titleWithout(publication: "Red Planet", "Red Planetary Society"), "Red Planetary Society", "a word's start only")
+        XCTAssertEqual(ShelfItem.titleWithout(publication: "Ocean Quarterly", "Ocean Quarterly"), "Ocean Quarterly", "nothing would be left")
+        XCTAssertEqual(ShelfItem.titleWithout(publication: "", "Anything"), "Anything")
+
+        var item = ShelfItem(id: "abyss", title: "Ocean Quarterly — The Abyss, and what lives at the bottom of the sea",
+                             releaseDate: Self.base, state: .failed(NewsstandError(.network,
+                                "Cannot connect to 127.0.0.1:9: nothing answers there; check the address, or try again later.")))
+        item.cardTitle = ShelfItem.titleWithout(publication: "Ocean Quarterly", item.title)
+        let screen = render(width: 100, height: 30, items: [item]).lines().joined(separator: "\n")
+        XCTAssertTrue(screen.contains("┃The Abyss, and  ┃"), screen)
+        XCTAssertTrue(screen.contains("│ Ocean Quarterly — The Abyss, │") && screen.contains("│ of the sea "),
+                      "the details pane: the whole title\n\(screen)")
+        XCTAssertTrue(screen.contains("│ nothing answers there; check │") && screen.contains("│ later. "), "the whole failure\n\(screen)")
+    }
+
     func testShelfWithEveryState() {
         assertSnapshot(render(width: 120, height: 32), named: "shelf-120x32")
     }

@@ -316,7 +316,9 @@ final class IssuesPage: ShelfPage {
     private func issueItem(_ issue: Issue) -> ShelfItem {
         let covers = context.covers
         var item = ShelfItem(issue: issue, cover: covers.image(for: issue, columns: CardView.coverColumns, rows: context.layout.coverRows))
-        if isNewIssues { item.publication = newsstand.store(for: issue)?.displayTitle }
+        let publication = newsstand.store(for: issue)?.displayTitle
+        if isNewIssues { item.publication = publication }
+        if let publication { item.cardTitle = ShelfItem.titleWithout(publication: publication, item.title) }
         return item
     }
 

@@ -39,7 +39,7 @@ struct CardView: ShelfCard {
         renderCover(into: &buffer, area: coverArea)
 
         var y = inner.y + coverRows
-        for line in TextLayout.wrap(item.title, width: inner.width, lines: 2) {
+        for line in TextLayout.wrap(item.cardTitle, width: inner.width, lines: 2) {
             buffer.write(line, x: inner.x, y: y, style: theme.title, clip: inner)
             y += 1
         }
@@ -52,7 +52,7 @@ struct CardView: ShelfCard {
             cover.render(into: &buffer, area: area)
         } else {
             // Without a cover, the publication's colour tells whose issue it is.
-            TitleCard(title: item.title, colorKey: item.subscription.isEmpty ? item.id : item.subscription, theme: theme)
+            TitleCard(title: item.cardTitle, colorKey: item.subscription.isEmpty ? item.id : item.subscription, theme: theme)
                 .render(into: &buffer, area: area)
         }
         if item.isNew {

@@ -5,6 +5,9 @@ import NewsstandKit
 public struct ShelfItem: Sendable, Equatable {
     public var id: String
     public var title: String
+    /// The title as the card shows it: without the publication's name in front, which feeds
+    /// repeat on every issue ("Red Planet Weekly #6: Rovers"), so that the part that differs fits.
+    public var cardTitle: String
     public var releaseDate: Date?
     public var isFree: Bool
     public var size: Int64?
@@ -36,6 +39,7 @@ public struct ShelfItem: Sendable, Equatable {
                 summary: String? = nil, state: DownloadState = .remote, cover: CoverImage? = nil) {
         self.id = id
         self.title = title
+        cardTitle = title
         self.releaseDate = releaseDate
         self.isFree = isFree
         self.size = size
@@ -63,6 +67,21 @@ public struct ShelfItem: Sendable, Equatable {
         } else {
             mediaType = entry.acquisition.mediaType.name
         }
+    }
+
+    /// `title` without `publication`'s name in front (and the separator after it), when
+    /// something is left; the whole title otherwise.
+    public static func titleWithout(publication: String, _ title: String) -> String {
+        let name = publication.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, let range = title.range(of: name, options: [.anchored, .caseInsensitive, .diacriticInsensitive]) else {
+            return title
+        }
+        let rest = title[range.upperBound...]
+        // The name must end at a word's end: "Red Planet" is not the start of "Red Planetary".
+        if let next = rest.first, next.isLetter || next.isNumber { return title }
+        let separators = CharacterSet(charactersIn: ":–—-·|,/").union(.whitespaces)
+        let kept = rest.drop { $0.unicodeScalars.allSatisfy(separators.contains) }
+        return kept.isEmpty ? title : String(kept)
     }
 
     /// Downloaded and not read yet.

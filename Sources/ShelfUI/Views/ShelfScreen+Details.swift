@@ -103,13 +103,15 @@ extension ShelfScreen {
             buffer.box(area, style: theme.border)
             buffer.write(" Details ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
             inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
-            for line in TextLayout.wrap(item.title, width: inner.width, lines: 3) { lines.append((line, theme.title)) }
+            // The whole title, and a failure's whole sentence: the card has room for neither.
+            for line in TextLayout.wrap(item.title, width: inner.width, lines: 6) { lines.append((line, theme.title)) }
             lines.append(("", .plain))
             lines.append((Formatting.day(item.releaseDate) + "  " + (item.isFree ? "free" : "paid") + (item.price.map { " · " + $0 } ?? ""), theme.dim))
             if let authors = item.authors { lines.append(("By " + authors, theme.dim)) }
             if let size = item.size { lines.append(("Size: " + Formatting.bytes(size), .plain)) }
             if let publication = item.publication { lines.append((publication, theme.dim)) }
-            lines.append(("State: " + describe(item.state), .plain))
+            let stateStyle: Style = if case .failed = item.state { theme.failure } else { .plain }
+            for line in TextLayout.wrap("State: " + describe(item.state), width: inner.width, lines: 5) { lines.append((line, stateStyle)) }
             var marks: [String] = []
             if item.isNew { marks.append("new") }
             if item.isRead { marks.append("read") } else if item.isUnread { marks.append("unread") }
