@@ -240,6 +240,28 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
     }
 
+    /// The list view in a real terminal at 80×24: a line per issue, and the slow download's
+    /// progress bar moving on its own line.
+    func testTheListViewShowsADownloadsProgressOnItsLine() throws {
+        let shelf = try startShelf(width: 80, height: 24)
+        try shelf.send("v")
+        func line(_ screen: String, _ title: String) -> String? { screen.split(separator: "\n").map(String.init).first { $0.contains(title) } }
+        XCTAssertTrue(shelf.waitForScreen { line($0, "Beta slow issue")?.contains("DOWNLOAD") == true }, shelf.screen())
+        try shelf.send("j")
+        try shelf.send("Enter")
+        var percents: Set<String> = []
+        XCTAssertTrue(shelf.waitForScreen { screen in
+            guard let beta = line(screen, "Beta slow issue"), beta.contains("█") || beta.contains("░"), let percent = beta.split(separator: " ").last,
+                  percent.hasSuffix("%") else { return false }
+            percents.insert(String(percent))
+            return percents.count >= 2
+        }, "the bar moves: \(percents)\n\(shelf.screen())")
+        try shelf.send("x")
+        XCTAssertTrue(shelf.waitForScreen { line($0, "Beta slow issue")?.contains("RESUME") == true }, shelf.screen())
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
+
     /// A terminal that cannot place its cursor gets a sentence, not a blank screen.
     func testADumbTerminalIsExplained() throws {
         let shelf = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL],

@@ -179,19 +179,23 @@ final class ShelfControllerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(gaps.min() ?? 0, 40, "never more than 20 frames a second")
     }
 
+    /// Alpha Magazine and Beta Magazine, three issues each, as local catalogs in `folder`.
+    private func twoPublications(in folder: String) throws -> [Subscription] {
+        try ["alpha", "beta"].map { name in
+            let entries = (1...3).map { ["ID": "\(name)\($0)", "Title": "\(name.capitalized) \($0)", "Download URL": "x.pdf", "Free": true] as [String: Any] }
+            let data = try PropertyListSerialization.data(fromPropertyList: ["Title": name.capitalized + " Magazine", "Issues": entries],
+                                                          format: .xml, options: 0)
+            try data.write(to: URL(fileURLWithPath: folder + "/\(name).plist"))
+            return Subscription(name: name, url: URL(fileURLWithPath: folder + "/\(name).plist"))
+        }
+    }
+
     /// Two publications: the newsstand view first, Enter into one, a rebound key, Backspace back.
     func testTheNewsstandViewWithReboundKeys() throws {
         let folder = NSTemporaryDirectory() + "newsstand-shelf-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var subscriptions: [Subscription] = []
-        for name in ["alpha", "beta"] {
-            let entries = (1...3).map { ["ID": "\(name)\($0)", "Title": "\(name.capitalized) \($0)", "Download URL": "x.pdf", "Free": true] as [String: Any] }
-            let data = try PropertyListSerialization.data(fromPropertyList: ["Title": name.capitalized + " Magazine", "Issues": entries],
-                                                          format: .xml, options: 0)
-            try data.write(to: URL(fileURLWithPath: folder + "/\(name).plist"))
-            subscriptions.append(Subscription(name: name, url: URL(fileURLWithPath: folder + "/\(name).plist")))
-        }
+        let subscriptions = try twoPublications(in: folder)
         var configuration = Newsstand.Configuration(
             directories: Directories(data: folder + "/data", cache: folder + "/cache", state: folder + "/state"))
         configuration.notificationCenter = NotificationCenter()
@@ -246,6 +250,42 @@ final class ShelfControllerTests: XCTestCase {
         XCTAssertNotEqual(theme.statusSuccess, theme.statusError)
         let refused = terminal.frames.filter { $0.lines().joined().contains("Mark 3 unread issues") }
         XCTAssertEqual(refused.count >= 2, true, "asked twice: once refused, once accepted")
+    }
+
+    /// `v` turns every page into a list and back; the choice outlives the shelf, over the
+    /// configuration's `view`.
+    func testTheListViewIsAKeyAwayOnEveryPageAndRemembered() throws {
+        let folder = NSTemporaryDirectory() + "newsstand-list-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let subscriptions = try twoPublications(in: folder)
+        let directories = Directories(data: folder + "/data", cache: folder + "/cache", state: folder + "/state")
+        func makeNewsstand() throws -> Newsstand {
+            var configuration = Newsstand.Configuration(directories: directories)
+            configuration.notificationCenter = NotificationCenter()
+            return try Newsstand(configuration: configuration, subscriptions: subscriptions)
+        }
+        // A list line of a publication: its title, then its counts on the same line.
+        let publicationLine: @Sendable (String) -> Bool = { $0.split(separator: "\n").contains { $0.contains("Beta Magazine") && $0.contains("0/3 kept") } }
+        let terminal = ScriptedTerminal(width: 100, height: 30, steps: [
+            .init(waitFor: "2 publications", until: { $0.contains("Beta Magazine") }, event: .key(.character("v"))),
+            .init(until: publicationLine, event: .key(.down)),
+            .init(until: publicationLine, event: .key(.enter)),
+            .init(waitFor: "newsstand · Beta Magazine", until: { $0.split(separator: "\n").contains { $0.contains("Beta 3") && $0.contains("DOWNLOAD") } },
+                  event: .key(.character("q"))),
+        ])
+        run(ShelfController(newsstand: try makeNewsstand(), terminal: terminal, settings: ShelfSettings()), on: terminal)
+        XCTAssertEqual(directories.stateNote("shelf-view"), "list")
+
+        // The next shelf opens in the list, though the configuration says grid; v goes back.
+        var settings = ShelfSettings()
+        settings.view = .grid
+        let next = ScriptedTerminal(width: 100, height: 30, steps: [
+            .init(waitFor: "2 publications", until: publicationLine, event: .key(.character("v"))),
+            .init(until: { $0.contains("┌────") && !$0.contains("0/3 kept") }, event: .key(.character("q"))),
+        ])
+        run(ShelfController(newsstand: try makeNewsstand(), terminal: next, settings: settings), on: next)
+        XCTAssertEqual(directories.stateNote("shelf-view"), "grid")
     }
 
     func testBrowsingAServerAsFoldersSubscribingToASectionAndSearching() throws {

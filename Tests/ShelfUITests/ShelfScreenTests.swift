@@ -27,8 +27,8 @@ final class ShelfScreenTests: XCTestCase {
     ]
 
     private func render(width: Int, height: Int, state: ShelfState = ShelfState(), items: [ShelfItem] = items,
-                        model: ShelfModel? = nil, colors: ColorSupport = .none) -> Buffer {
-        let layout = ShelfLayout(width: width, height: height)
+                        model: ShelfModel? = nil, colors: ColorSupport = .none, mode: ShelfSettings.ViewMode = .grid) -> Buffer {
+        let layout = ShelfLayout(width: width, height: height, mode: mode)
         var state = state
         state.clamp(count: items.count, columns: layout.columns, visibleRows: layout.visibleRows)
         let range = layout.visibleRange(firstRow: state.firstRow, count: items.count)
@@ -83,6 +83,24 @@ final class ShelfScreenTests: XCTestCase {
         XCTAssertTrue(screen.contains("│ Ocean Quarterly — The Abyss, │") && screen.contains("│ of the sea "),
                       "the details pane: the whole title\n\(screen)")
         XCTAssertTrue(screen.contains("│ nothing answers there; check │") && screen.contains("│ later. "), "the whole failure\n\(screen)")
+    }
+
+    /// The list view at 80×24: eighteen lines above the details strip, each with its marks,
+    /// title, date, size and state, a progress bar on the downloading one.
+    func testTheListViewAt80x24() {
+        var state = ShelfState()
+        state.selected = 3
+        let screen = render(width: 80, height: 24, state: state, mode: .list)
+        assertSnapshot(screen, named: "list-80x24")
+        let layout = ShelfLayout(width: 80, height: 24, mode: .list)
+        XCTAssertGreaterThanOrEqual(layout.visibleRows, 18)
+        XCTAssertNotNil(layout.details, "a strip below the lines")
+        let text = screen.lines().joined(separator: "\n")
+        XCTAssertTrue(text.contains("Downloading now") && text.contains("45%") && text.contains("█"), text)
+        XCTAssertEqual(ShelfLayout(width: 120, height: 36, mode: .list).details?.x, 120 - 32, "the side pane beside 80 columns of lines")
+        for (width, height) in [(1, 1), (10, 3), (25, 5)] {
+            _ = render(width: width, height: height, mode: .list)
+        }
     }
 
     func testShelfWithEveryState() {

@@ -29,6 +29,15 @@ final class ShelfSettingsTests: XCTestCase {
         XCTAssertEqual(shelf.colors[.border], ShelfSettings.ColorSpec(foreground: .default))
     }
 
+    func testTheViewTheShelfOpensIn() throws {
+        XCTAssertEqual(try ShelfSettings(config: NewsstandConfig.parse("view = \"list\"\n", path: "c.toml")).view, .list)
+        XCTAssertEqual(try ShelfSettings(config: NewsstandConfig.parse("jobs = 2\n", path: "c.toml")).view, .grid)
+        XCTAssertThrowsError(try NewsstandConfig.parse("jobs = 2\nview = \"tiles\"\n", path: "c.toml")) { error in
+            XCTAssertEqual((error as? NewsstandError)?.message, "c.toml:2: view: expected \"grid\" or \"list\".")
+        }
+        XCTAssertEqual(ShelfSettings().action(for: "v"), .toggleView)
+    }
+
     func testAMistakeInKeysOrColoursIsNamedInOneLine() {
         let cases: [(String, String)] = [
             ("[keys]\ndownlaod = \"d\"\n", "c.toml:2: keys.downlaod: no such action; the actions are open, download, cancel,"),

@@ -48,3 +48,20 @@ public struct Directories: Sendable, Equatable {
         return NSHomeDirectory()
     }
 }
+
+extension Directories {
+    /// A short note of the program's own kept under the state folder between runs (the shelf's
+    /// last view): nil when there is none, or it is not a short text.
+    public func stateNote(_ name: String) -> String? {
+        precondition(LocalKey.isValid(name), "unsafe state note name")
+        guard let data = FileManager.default.contents(atPath: state + "/" + name), data.count <= 256 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Keeps `text` as the note `name`, written whole or not at all.
+    public func saveStateNote(_ name: String, _ text: String) throws(NewsstandError) {
+        precondition(LocalKey.isValid(name), "unsafe state note name")
+        try FileOps.makeDirectory(state, trusted: state)
+        try FileOps.writeAtomically(Data((text + "\n").utf8), to: state + "/" + name, durable: false)
+    }
+}

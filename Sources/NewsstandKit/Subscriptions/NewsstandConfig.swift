@@ -20,6 +20,8 @@ public struct NewsstandConfig: Sendable {
     public var shelfKeys: [String: [String]] = [:]
     /// The shelf's `[colors]` as written: element name to colour text. The shelf checks them.
     public var shelfColors: [String: String] = [:]
+    /// How the shelf shows publications and issues at first: `"grid"` (covers) or `"list"` (a line each).
+    public var shelfView: String?
     /// Where each key is set in the file's text, for messages that name the line.
     private var text = ConfigText("")
 
@@ -36,7 +38,7 @@ public struct NewsstandConfig: Sendable {
         subscriptions.first { $0.name == name }
     }
 
-    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "subscriptions", "keys", "colors"]
+    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "view", "subscriptions", "keys", "colors"]
     private static let subscriptionKeys = Set(["url", "headers", "query"] + SubscriptionSetting.all.map(\.key))
         .union(ConfigEditor.credentialKeys)
 
@@ -90,6 +92,10 @@ public struct NewsstandConfig: Sendable {
             config.jobs = jobs
         }
         config.text = lines
+        if let value = root["view"] {
+            guard let view = value.string, ["grid", "list"].contains(view) else { throw fail(nil, "view", "expected \"grid\" or \"list\".") }
+            config.shelfView = view
+        }
         if let value = root["keys"] {
             guard let table = value.table else { throw fail(nil, "keys", "expected a table: [keys] with ACTION = \"KEY\".") }
             for name in table.keys {

@@ -127,6 +127,8 @@ final class BrowsePage: ShelfPage {
             }
         case .back?:
             return .pop
+        case .toggleView?:
+            context.toggleView()
         case .help?:
             state.overlay = .help
         case .quit?:

@@ -161,6 +161,9 @@ final class IssuesPage: ShelfPage {
             } else {
                 return .pop
             }
+        case .toggleView?:
+            context.toggleView()
+            return .redraw
         case .subscribe?, nil:
             break
         }
@@ -280,7 +283,7 @@ final class IssuesPage: ShelfPage {
         state.clamp(count: order.count, columns: layout.columns, visibleRows: layout.visibleRows)
         let range = layout.visibleRange(firstRow: state.firstRow, count: order.count)
         let visible = Array(order[range])
-        context.covers.request(visible, columns: CardView.coverColumns, rows: context.layout.coverRows)
+        if context.layout.coverRows > 0 { context.covers.request(visible, columns: CardView.coverColumns, rows: context.layout.coverRows) }
         let items = visible.map(issueItem)
         let selected = selectedIssue
         var selectedItem = selected.map { issue in

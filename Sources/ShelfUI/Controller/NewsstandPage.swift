@@ -63,6 +63,9 @@ final class NewsstandPage: ShelfPage {
         case .markAllRead?: selectedStore.map { context.askToMarkRead($0.issues, title: $0.displayTitle, &state) }
         case .browse?: return selectedStore.map { .push(BrowsePage(context: context, store: $0)) }
         case .filter?: state.isEditingFilter = true
+        case .toggleView?:
+            context.toggleView()
+            return .redraw
         case .help?: state.overlay = .help
         case .quit?: context.askToQuit(&state)
         case .back?:

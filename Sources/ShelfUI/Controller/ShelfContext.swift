@@ -16,6 +16,8 @@ final class ShelfContext {
     /// `$NEWSSTAND_TRACE`: a line per frame for the benchmark, which cannot see inside the process.
     let trace: FrameTrace?
     var layout: ShelfLayout
+    /// Covers in a grid, or a line each: the reader's last choice, else the configuration's.
+    private(set) var viewMode: ShelfSettings.ViewMode
     /// False once the reader has quit.
     var running = true
     /// A frame is due: something on screen changed.
@@ -54,7 +56,8 @@ final class ShelfContext {
         let signals = ShelfSignals(waker: waker)
         self.signals = signals
         theme = Theme(colors: terminal.colorSupport, overrides: settings.colors)
-        layout = ShelfLayout(width: terminal.width, height: terminal.height)
+        viewMode = Self.rememberedView(in: newsstand.configuration.directories) ?? settings.view
+        layout = ShelfLayout(width: terminal.width, height: terminal.height, mode: viewMode)
         covers = CoverLoader(newsstand: newsstand, colors: terminal.colorSupport) {
             trace?.write("cover")
             signals.mark {
@@ -62,6 +65,23 @@ final class ShelfContext {
                 $0.urgent = true
             }
         }
+    }
+
+    private static func rememberedView(in directories: Directories) -> ShelfSettings.ViewMode? {
+        directories.stateNote("shelf-view").flatMap(ShelfSettings.ViewMode.init(rawValue:))
+    }
+
+    /// Switches between the grid and the list, on every page, and remembers the choice.
+    func toggleView() {
+        viewMode = viewMode.other
+        relayout()
+        // Not worth a failure: the next start opens in the configuration's view instead.
+        try? newsstand.configuration.directories.saveStateNote("shelf-view", viewMode.rawValue)
+    }
+
+    /// The layout for the terminal's size and the view.
+    func relayout() {
+        layout = ShelfLayout(width: terminal.width, height: terminal.height, mode: viewMode)
     }
 
     /// Asks for a frame now (a key's effect is drawn at once).

@@ -124,7 +124,7 @@ public final class ShelfController {
         context.needsRender = false
         context.renderNow = false
         let terminal = context.terminal
-        context.layout = ShelfLayout(width: terminal.width, height: terminal.height)
+        context.relayout()
         var buffer = Buffer(width: terminal.width, height: terminal.height)
         top.render(into: &buffer)
         terminal.draw(buffer)
@@ -137,7 +137,7 @@ public final class ShelfController {
         let action: PageAction
         switch event {
         case .resize:
-            context.layout = ShelfLayout(width: context.terminal.width, height: context.terminal.height)
+            context.relayout()
             action = .redraw
         case .mouse(let mouse, let x, let y):
             action = top.handleMouse(mouse, x: x, y: y)

@@ -21,6 +21,16 @@ extension ShelfCard {
     }
 }
 
+extension ShelfCard {
+    /// Clears a list line, in the selection's style when selected; returns how to style a part
+    /// of it (on the selected line every part takes the selection's style, to stay readable).
+    func line(into buffer: inout Buffer, area: Rect, selected: Bool, theme: Theme) -> (Style) -> Style {
+        let base = selected ? theme.selectedRow : Style.plain
+        buffer.fill(area, with: Cell(" ", style: base))
+        return { selected ? base : $0 }
+    }
+}
+
 /// One issue on the shelf: cover, title, date, price and download state.
 struct CardView: ShelfCard {
     let item: ShelfItem
@@ -80,52 +90,15 @@ struct CardView: ShelfCard {
     }
 
     private func renderState(into buffer: inout Buffer, inner: Rect, y: Int) {
-        let label: String
-        let style: Style
-        switch item.state {
-        case .remote:
-            label = "DOWNLOAD"
-            style = theme.download
-        case .partial(let received, let total):
-            if let total, total > 0 {
-                label = "RESUME \(Int(Double(received) * 100 / Double(total)))%"
-            } else {
-                label = "RESUME"
+        guard let (label, style) = StateLabel.of(item.state, theme: theme) else {
+            if case .downloading(let progress) = item.state {
+                let (bar, percent) = StateLabel.progress(progress, width: inner.width)
+                buffer.write(bar, x: inner.x, y: y, style: theme.progress, clip: inner)
+                buffer.write(percent, x: inner.maxX - percent.count, y: y, style: theme.title, clip: inner)
             }
-            style = theme.download
-        case .queued:
-            label = "QUEUED"
-            style = theme.queued
-        case .verifying:
-            label = "VERIFYING"
-            style = theme.queued
-        case .retrying(_, _, let delay):
-            label = "RETRY in \(Int(delay.rounded()))s"
-            style = theme.queued
-        case .downloaded:
-            label = "READ"
-            style = theme.read
-        case .failed(let error):
-            label = error.needsCredentials ? "LOCKED" : "RETRY"
-            style = theme.failure
-        case .downloading(let progress):
-            renderProgress(progress, into: &buffer, inner: inner, y: y)
             return
         }
         let (text, offset) = TextLayout.center(label, width: inner.width)
         buffer.write(text, x: inner.x + offset, y: y, style: style, clip: inner)
-    }
-
-    private func renderProgress(_ progress: DownloadProgress, into buffer: inout Buffer, inner: Rect, y: Int) {
-        guard let fraction = progress.fraction else {
-            buffer.write("↓ " + Formatting.bytes(progress.received), x: inner.x, y: y, style: theme.progress, clip: inner)
-            return
-        }
-        let percent = "\(Int(fraction * 100))%"
-        let barWidth = max(1, inner.width - 5)
-        let filled = Int(fraction * Double(barWidth))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-        buffer.write(bar, x: inner.x, y: y, style: theme.progress, clip: inner)
-        buffer.write(percent, x: inner.maxX - percent.count, y: y, style: theme.title, clip: inner)
     }
 }

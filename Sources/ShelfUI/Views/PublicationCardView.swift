@@ -47,13 +47,14 @@ struct PublicationCardView: ShelfCard {
         buffer.write(DisplayWidth.truncate(counts, to: inner.width), x: inner.x, y: inner.y + coverRows + 2,
                      style: item.unreadCount > 0 ? theme.unread : theme.dim, clip: inner)
 
-        let (label, style) = conditionLabel
+        let (label, style) = Self.conditionLabel(item.condition, theme: theme)
         let (text, offset) = TextLayout.center(DisplayWidth.truncate(label, to: inner.width), width: inner.width)
         buffer.write(text, x: inner.x + offset, y: inner.y + coverRows + 3, style: style, clip: inner)
     }
 
-    private var conditionLabel: (String, Style) {
-        switch item.condition {
+    /// How a publication's catalog stands, in a word or two.
+    static func conditionLabel(_ condition: PublicationItem.Condition, theme: Theme) -> (String, Style) {
+        switch condition {
         case .loading: return ("loading…", theme.dim)
         case .fresh(let date?): return ("✓ " + Formatting.moment(date), theme.dim)
         case .fresh(nil): return ("✓ local", theme.dim)

@@ -25,17 +25,45 @@ public struct ShelfLayout: Sendable, Equatable {
     public let visibleRows: Int
     /// The height of every card on this screen.
     public let cardHeight: Int
-    /// Rows of each card's cover.
+    /// Rows of each card's cover (none in the list view).
     public let coverRows: Int
+    /// Cards, or a line each.
+    public let mode: ShelfSettings.ViewMode
+    /// The width of a card, or of a line in the list view.
+    public let itemWidth: Int
     let gap: Int
 
-    public init(width: Int, height: Int) {
+    /// A list view's lines are at least this wide, and leave the side pane this much.
+    static let listMinimumWidth = 20
+    static let listWidthBesideDetails = 80
+    static let listRowsAboveStrip = 18
+
+    public init(width: Int, height: Int, mode: ShelfSettings.ViewMode = .grid) {
         self.width = max(0, width)
         self.height = max(0, height)
+        self.mode = mode
         header = Rect(x: 0, y: 0, width: width, height: min(1, height))
         status = Rect(x: 0, y: max(1, height - 1), width: width, height: height >= 2 ? 1 : 0)
         let gridHeight = max(0, height - 2)
         var grid = Rect(x: 0, y: 1, width: width, height: gridHeight)
+        if mode == .list {
+            if width >= Self.listWidthBesideDetails + Self.detailsWidth {
+                grid.width -= Self.detailsWidth
+                details = Rect(x: width - Self.detailsWidth, y: 1, width: Self.detailsWidth, height: gridHeight)
+            } else if gridHeight >= Self.listRowsAboveStrip + Self.stripHeight {
+                details = Rect(x: 0, y: height - 1 - Self.stripHeight, width: width, height: Self.stripHeight)
+                grid.height -= Self.stripHeight
+            } else {
+                details = nil
+            }
+            self.grid = grid
+            (cardHeight, coverRows, gap) = (1, 0, 0)
+            columns = grid.width >= Self.listMinimumWidth ? 1 : 0
+            itemWidth = grid.width
+            visibleRows = grid.height
+            return
+        }
+        itemWidth = Self.cardWidth
         let besideDetails = Self.columnsBesideDetails * (Self.cardWidth + 2) - 2 + Self.detailsWidth
         if width >= besideDetails { grid.width -= Self.detailsWidth }
         let fullRows = gridHeight / Self.cardHeight
@@ -61,8 +89,7 @@ public struct ShelfLayout: Sendable, Equatable {
 
     /// The card at a position in the visible grid (row relative to the first visible one).
     public func cardRect(column: Int, row: Int) -> Rect {
-        Rect(x: grid.x + column * (Self.cardWidth + gap), y: grid.y + row * cardHeight,
-             width: Self.cardWidth, height: cardHeight)
+        Rect(x: grid.x + column * (itemWidth + gap), y: grid.y + row * cardHeight, width: itemWidth, height: cardHeight)
     }
 
     /// The index of the card under a cell, given the first visible row.

@@ -101,6 +101,10 @@ public struct ShelfScreen {
         } else {
             empty = model.totalCount == 0 ? "No issues yet." : "No issue matches “\(state.filter)”."
         }
+        if layout.mode == .list {
+            renderCards(visibleItems, empty: empty, into: &buffer) { IssueRowView(item: $0, isSelected: $1, theme: theme) }
+            return
+        }
         renderCards(visibleItems, empty: empty, into: &buffer) { item, selected in
             CardView(item: item, isSelected: selected, theme: theme, coverRows: layout.coverRows)
         }
@@ -112,6 +116,10 @@ public struct ShelfScreen {
             empty = model.isLoading ? "Loading…" : "Nothing here: no sections, no issues."
         } else {
             empty = model.totalCount == 0 ? "No subscriptions: newsstand subscribe URL adds one." : "No publication matches “\(state.filter)”."
+        }
+        if layout.mode == .list {
+            renderCards(visiblePublications, empty: empty, into: &buffer) { PublicationRowView(item: $0, isSelected: $1, theme: theme) }
+            return
         }
         renderCards(visiblePublications, empty: empty, into: &buffer) { item, selected in
             PublicationCardView(item: item, isSelected: selected, theme: theme, coverRows: layout.coverRows)
@@ -204,6 +212,7 @@ public struct ShelfScreen {
                 (keys(.subscribe), "subscribe to the section under the cursor"),
                 (keys(.filter), "search the server (where its feed offers it)"),
                 (keys(.back), "up one level, then back"),
+                (keys(.toggleView), "grid or list view"),
                 (keys(.help), "this help"),
                 (keys(.quit), "quit (downloads resume next time)"),
             ]
@@ -218,6 +227,7 @@ public struct ShelfScreen {
                 (keys(.browse), "browse its server's sections"),
                 (keys(.filter), "filter by title (Enter keeps, Esc clears)"),
                 (keys(.back), "clear the filter"),
+                (keys(.toggleView), "grid or list view (remembered)"),
                 (keys(.help), "this help"),
                 (keys(.quit), "quit (downloads resume next time)"),
                 ("mouse", "click selects, double-click opens"),
@@ -236,6 +246,7 @@ public struct ShelfScreen {
             (keys(.refresh) + " · " + keys(.refreshAll), "refresh the catalog · every catalog"),
             (keys(.newIssues), "new issues of every publication"),
             (keys(.browse), "browse the server's sections"),
+            (keys(.toggleView), "grid or list view (remembered)"),
             (keys(.help), "this help"),
             (keys(.back), "back to the newsstand"),
             (keys(.quit), "quit (downloads resume next time)"),

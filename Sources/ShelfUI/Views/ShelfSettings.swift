@@ -11,6 +11,7 @@ public struct ShelfSettings: Sendable, Equatable {
         case refresh, refreshAll = "refresh-all", newIssues = "new-issues"
         case filter, sort, help, back, quit
         case browse, subscribe
+        case toggleView = "toggle-view"
 
         /// The key it has unless the configuration says otherwise.
         public var defaultKeys: [String] {
@@ -32,6 +33,7 @@ public struct ShelfSettings: Sendable, Equatable {
             case .quit: return ["q"]
             case .browse: return ["b"]
             case .subscribe: return ["+"]
+            case .toggleView: return ["v"]
             }
         }
     }
@@ -73,6 +75,15 @@ public struct ShelfSettings: Sendable, Equatable {
     /// Each action's keys: the defaults, with the configuration's in place of an action's own.
     public private(set) var keys: [Action: [String]] = Dictionary(uniqueKeysWithValues: Action.allCases.map { ($0, $0.defaultKeys) })
     public var colors: [Element: ColorSpec] = [:]
+    /// The view the shelf opens in when the reader has not chosen one with a key.
+    public var view = ViewMode.grid
+
+    /// Covers in a grid, or a line for each publication or issue.
+    public enum ViewMode: String, Sendable, CaseIterable {
+        case grid, list
+
+        public var other: ViewMode { self == .grid ? .list : .grid }
+    }
 
     public init() {}
 
@@ -82,6 +93,7 @@ public struct ShelfSettings: Sendable, Equatable {
         func fail(_ table: String, _ key: String, _ message: String) -> NewsstandError {
             NewsstandError(.configuration, "\(config.path):\(config.line(ofKey: key, inTable: table)): \(table).\(key): \(message)")
         }
+        if let view = config.shelfView.flatMap(ViewMode.init(rawValue:)) { self.view = view }
         for (name, keys) in config.shelfKeys.sorted(by: { $0.key < $1.key }) {
             guard let action = Action(rawValue: name) else {
                 throw fail("keys", name, "no such action; the actions are \(Action.allCases.map(\.rawValue).joined(separator: ", ")).")

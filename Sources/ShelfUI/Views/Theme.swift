@@ -56,6 +56,8 @@ public struct Theme: Sendable {
     var progress: Style { style(.progress, Style(foreground: color(.green))) }
     var read: Style { style(.read, colors == .none ? Style(bold: true, reverse: true) : Style(foreground: .black, background: .green, bold: true)) }
     var failure: Style { style(.failure, colors == .none ? Style(bold: true, underline: true) : Style(foreground: color(.red), bold: true)) }
+    /// The selected line of the list view.
+    var selectedRow: Style { style(.selected, colors == .none ? Style(reverse: true) : Style(foreground: .black, background: color(.yellow, .palette(220)))) }
     var overlay: Style { Style(foreground: .default, background: .default) }
     var key: Style { style(.key, Style(foreground: color(.yellow), bold: true)) }
     /// NEW on a cover's corner.
