@@ -147,6 +147,7 @@ final class CommandLineTests: XCTestCase {
         let table = try runner.run("list", "--catalog", catalogURL)
         XCTAssertEqual(table.status, 0, table.error)
         XCTAssertTrue(table.output.contains("Evil"))
+        XCTAssertTrue(table.output.contains(" — 1 issue · Up to date ("), "one pair of brackets: \(table.output)")
         let raw = try runner.run("list", "--json", "--catalog", catalogURL)
         for output in [table.output, raw.output] {
             XCTAssertFalse(output.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F || $0.value == 0x202E },

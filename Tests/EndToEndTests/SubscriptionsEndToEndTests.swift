@@ -157,6 +157,9 @@ final class SubscriptionsEndToEndTests: XCTestCase {
         let rows = try XCTUnwrap(usage["subscriptions"] as? [[String: Any]])
         XCTAssertEqual(rows.first { $0["name"] as? String == "monthly" }?["downloadedIssues"] as? Int, 2)
         XCTAssertGreaterThan(usage["totalBytes"] as? Int ?? 0, 60_000)
+        let table = try runner.run("usage")
+        XCTAssertTrue(table.output.split(separator: "\n").contains { $0.hasPrefix("weekly") && $0.hasSuffix("  1 issue") }, table.output)
+        XCTAssertTrue(table.output.contains("monthly") && table.output.contains("  2 issues"), table.output)
 
         // The unattended runs left their story in the log, and no secret.
         let log = try String(contentsOfFile: folder.path + "/state/newsstand/newsstand.log", encoding: .utf8)

@@ -75,6 +75,20 @@ final class FeedVariantsTests: XCTestCase {
         XCTAssertEqual(byID["c"]?.releaseDate, FeedDate.rfc822("Tue, 10 Jun 2003 04:00:00 GMT"), "RSS's own date first")
     }
 
+    /// Inline tags sit inside words and sentences; block tags and breaks separate them.
+    func testHTMLInTitlesAndSummariesKeepsInlineTagsInsideWords() throws {
+        let rss = """
+            <rss version="2.0"><channel><title>Red Planet</title>
+              <item><title>&lt;b&gt;Mars&lt;/b&gt;. The &lt;em&gt;red&lt;/em&gt;&lt;strong&gt;dish&lt;/strong&gt; issue</title><guid>a</guid>
+                <description>&lt;p&gt;One&lt;/p&gt;&lt;p&gt;Two&lt;br/&gt;Three &lt;a href="x"&gt;link&lt;/a&gt;, &lt;SPAN class="x"&gt;done&lt;/SPAN&gt;!&lt;/p&gt;</description>
+                <enclosure url="http://example.org/a.pdf" type="application/pdf"/></item>
+            </channel></rss>
+            """
+        let entry = try XCTUnwrap(catalog(rss, type: "application/rss+xml").entries.first)
+        XCTAssertEqual(entry.title, "Mars. The reddish issue")
+        XCTAssertEqual(entry.summary, "One Two Three link, done!")
+    }
+
     func testRSSInUserlandsNamespaceIsRSS() throws {
         let rss = """
             <rss version="2.0" xmlns="http://backend.userland.com/rss2"><channel><title>Scripting News</title>

@@ -25,6 +25,26 @@ enum XMLText {
         trimmed(ArraySlice(text.utf8))
     }
 
+    /// HTML's inline elements: their tags sit inside a word as often as between two.
+    private static let inlineTags: Set<String> = [
+        "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd", "mark", "q", "s", "samp",
+        "small", "span", "strong", "sub", "sup", "time", "tt", "u", "var",
+    ]
+
+    /// Whether the tag after a `<` (`b`, `/strong`, `span class="x"`) is an inline element's.
+    private static func isInlineTag(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "/") { index += 1 }
+        var name: [UInt8] = []
+        while index < bytes.endIndex, name.count < 8 {
+            let byte = bytes[index] | 0x20
+            guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) else { break }
+            name.append(byte)
+            index += 1
+        }
+        return !name.isEmpty && inlineTags.contains(String(decoding: name, as: UTF8.self))
+    }
+
     /// Content with its tags dropped (tags separate words), comments and processing instructions
     /// skipped, CDATA kept as it is, and references decoded.
     static func decode(_ bytes: ArraySlice<UInt8>, attribute: Bool = false) -> String {
@@ -54,7 +74,9 @@ enum XMLText {
                 } else if starts("<?", at: index) {
                     index = min(end, (find("?>", from: index + 2) ?? end) + 2)
                 } else {
-                    // A tag: it ends a word, so that `<p>One</p><p>Two</p>` reads "One Two".
+                    // A tag ends a word, so that `<p>One</p><p>Two</p>` reads "One Two"; an inline
+                    // one does not, so that `<b>Mars</b>.` reads "Mars.".
+                    let separates = !isInlineTag(bytes[(index + 1)..<end])
                     var position = index + 1
                     var quote: UInt8 = 0
                     while position < end {
@@ -64,7 +86,7 @@ enum XMLText {
                         else if current == UInt8(ascii: ">") { break }
                         position += 1
                     }
-                    if let last = output.last, !isSpace(last) { output.append(0x20) }
+                    if separates, let last = output.last, !isSpace(last) { output.append(0x20) }
                     index = min(end, position + 1)
                 }
             } else if byte == UInt8(ascii: "&"),

@@ -112,7 +112,7 @@ extension NewsstandCommand {
         private static func printTable(_ store: Store) {
             let width = Output.terminalWidth
             let issues = store.issues
-            Output.line("\(store.name): \(TextSanitizer.inert(store.displayTitle)) — \(Formatting.count(issues.count, "issue")) (\(store.statusLine))")
+            Output.line("\(store.name): \(TextSanitizer.inert(store.displayTitle)) — \(Formatting.count(issues.count, "issue")) · \(store.statusLine)")
             // Cut to fit a terminal only: a script reading a pipe gets every ID whole.
             let longestID = max(2, issues.map { DisplayWidth.of(TextSanitizer.inert($0.id)) }.max() ?? 2)
             let idWidth = width == nil ? longestID : min(24, longestID)

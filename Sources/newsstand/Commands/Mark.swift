@@ -71,9 +71,9 @@ extension NewsstandCommand {
                     return
                 }
                 for entry in usage {
-                    Output.line("\(DisplayWidth.pad(entry.subscription, to: 20))  \(DisplayWidth.pad(Formatting.bytes(entry.bytes), to: 9))  \(entry.downloadedIssues) issues")
+                    Output.line("\(DisplayWidth.pad(entry.subscription, to: 20))  \(DisplayWidth.pad(Formatting.bytes(entry.bytes), to: 9))  \(Formatting.count(entry.downloadedIssues, "issue"))")
                 }
-                let budget = newsstand.configuration.maxStorage.map { " of \(Formatting.bytes($0))" } ?? ""
+                let budget = newsstand.configuration.maxStorage.map { " of \(Formatting.bytes($0))" } ?? " (no max_storage: nothing is removed to make room)"
                 Output.line("\(DisplayWidth.pad("total", to: 20))  \(Formatting.bytes(total))\(budget)")
             }
         }
