@@ -71,6 +71,9 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
     /// For a catalog that cannot be read: what is wrong with it, without a subject, so that it
     /// can be said of "the catalog" or of a named one ("Cannot read the catalog URL: it …").
     public let catalogFault: CatalogFault?
+    /// For a server that could not be reached (its name unknown, nothing answering): its
+    /// `host:port`, so that a download can wait for it instead of counting retries down.
+    public internal(set) var unreachableHost: String?
 
     /// What is wrong with a catalog, said of the catalog (`is not valid JSON`) or of a part of it
     /// (`root must be an array`).

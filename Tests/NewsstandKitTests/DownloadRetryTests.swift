@@ -6,6 +6,49 @@ import XCTest
 /// Failures a download survives and those it does not: cut connections, busy and stalled
 /// servers, refusals, and the bound on attempts.
 final class DownloadRetryTests: XCTestCase {
+    /// The shelf's policy: a server that does not answer is waited for, not retried to death;
+    /// the download goes on by itself once a refresh reaches the server again.
+    func testADownloadWhoseServerIsAwayWaitsForItAndGoesOnWhenARefreshReachesIt() throws {
+        let harness = try StoreHarness()
+        harness.policy.waitsForNetwork = true
+        harness.policy.maximumAttempts = 1
+        let (data, entry) = harness.serveIssue("a", size: 200_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let port = harness.server.port
+        harness.server.stop()
+
+        harness.newsstand.download(issue)
+        let waiting = harness.wait(for: issue) { if case .waitingForNetwork = $0 { return true } else { return false } }
+        guard case .waitingForNetwork(let error) = waiting else { return XCTFail("state \(waiting)") }
+        XCTAssertTrue(error.message.hasPrefix("Cannot connect to 127.0.0.1 port \(port)"), error.message)
+        XCTAssertTrue(HostReachability.shared.isUnreachable("127.0.0.1:\(port)"))
+        XCTAssertTrue(issue.state.isActive, "one attempt allowed, and still not failed: waiting spends none")
+
+        let back = try TestServer(port: port)
+        defer { back.stop() }
+        back.serve("/catalog.plist", .init(body: Fixtures.catalog([entry]), contentType: "application/xml", etag: "\"c1\""))
+        back.serve("/issues/a.pdf", .init(body: data, etag: "\"v1\""))
+        _ = try store.refreshAndWait().get()
+        XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
+        XCTAssertEqual(back.requests(for: "/issues/a.pdf").count, 1)
+        XCTAssertFalse(HostReachability.shared.isUnreachable("127.0.0.1:\(port)"))
+    }
+
+    /// A command ends: without the shelf's policy, an unreachable server fails the download
+    /// after its attempts, as before.
+    func testACommandDoesNotWaitForAServerThatIsAway() throws {
+        let harness = try StoreHarness()
+        harness.policy.maximumAttempts = 2
+        let (_, entry) = harness.serveIssue("a", size: 50_000)
+        let store = try loadedStore(harness, [entry])
+        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        harness.server.stop()
+        harness.newsstand.download(issue)
+        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        XCTAssertTrue(failure.message.contains("Gave up after 2 attempts"), failure.message)
+    }
+
     func testACutConnectionIsRetriedAndResumed() throws {
         let harness = try StoreHarness()
         let (data, entry) = harness.serveIssue("a", size: 1_000_000)

@@ -12,6 +12,11 @@ public struct DownloadPolicy: Sendable, Equatable {
     public var maximumRetryDelay: TimeInterval = 120
     /// Seconds without a byte before a transfer is abandoned (and retried).
     public var stallTimeout = 30
+    /// Whether a download whose server does not answer waits for it to answer again (the shelf,
+    /// open for hours) rather than failing after its attempts (a command, which should end).
+    public var waitsForNetwork = false
+    /// While waiting for a server, how often to try it anyway, in case nothing else does.
+    public var networkRecheck: TimeInterval = 300
     /// The largest issue accepted when the catalog gives no size.
     public var maximumIssueSize: Int64 = 8 << 30
 

@@ -201,6 +201,10 @@ final class DownloadQueue: Sendable {
     }
 
     private func retry(_ issue: Issue, after failure: NewsstandError, attempt: Int, retryAfter: TimeInterval?) {
+        if policy.waitsForNetwork, let host = failure.unreachableHost {
+            waitForNetwork(issue, host: host, failure: failure)
+            return
+        }
         guard attempt < policy.maximumAttempts else {
             let message = failure.message + " Gave up after \(attempt) attempts; the partial download is kept."
             end(issue, .failed(NewsstandError(failure.code, message, retryable: true)))
@@ -215,6 +219,26 @@ final class DownloadQueue: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
             startAttempt(issue)
         }
+    }
+
+    /// Parks the job until `host` answers a transfer again, or the recheck comes round; its
+    /// retries are not spent meanwhile.
+    private func waitForNetwork(_ issue: Issue, host: String, failure: NewsstandError) {
+        issue.setState(.waitingForNetwork(failure))
+        if !state.withLock({ $0.waitToRetry(issue) }) {
+            end(issue, .none)
+            return
+        }
+        let started = Locked(false)
+        let resume: @Sendable () -> Void = { [self] in
+            if started.withLock({ was in defer { was = true }; return !was }) { startAttempt(issue) }
+        }
+        if !HostReachability.shared.wait(for: host, resume) {
+            // It answered something in the meantime: try at once.
+            resume()
+            return
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + policy.networkRecheck, execute: resume)
     }
 
     /// Takes the issue's lock file, once per job, so that another newsstand process cannot write

@@ -12,6 +12,9 @@ public enum DownloadState: Sendable, Equatable {
     case downloading(DownloadProgress)
     /// Waiting before the next attempt after a failure that may pass (a cut connection, a busy server).
     case retrying(NewsstandError, attempt: Int, delay: TimeInterval)
+    /// Its server did not answer: it waits until a transfer reaches that server again (a
+    /// refresh, say) instead of counting retries down.
+    case waitingForNetwork(NewsstandError)
     /// Complete; being checked against the catalog before it is installed.
     case verifying
     /// Installed and verified at `path`.
@@ -22,7 +25,7 @@ public enum DownloadState: Sendable, Equatable {
     /// Whether a download is under way (queued, running, waiting to retry or verifying).
     public var isActive: Bool {
         switch self {
-        case .queued, .downloading, .retrying, .verifying: return true
+        case .queued, .downloading, .retrying, .waitingForNetwork, .verifying: return true
         case .remote, .partial, .downloaded, .failed: return false
         }
     }

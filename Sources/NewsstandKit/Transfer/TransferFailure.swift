@@ -47,11 +47,15 @@ public enum TransferFailure: Sendable, CaseIterable {
         case .cutShort:
             return NewsstandError(.network, "The connection closed before the whole file arrived; it will resume from where it stopped.", retryable: true)
         case .hostNotFound:
-            return NewsstandError(.network, "Cannot find the server \(Self.host(of: request.url)): check the address, or your connection.", retryable: true)
+            var error = NewsstandError(.network, "Cannot find the server \(Self.host(of: request.url)): check the address, or your connection.", retryable: true)
+            error.unreachableHost = HostReachability.key(of: request.url)
+            return error
         case .proxyNotFound:
             return NewsstandError(.network, "Cannot find the proxy (\(detail)): check http_proxy and https_proxy.", retryable: true)
         case .refused:
-            return NewsstandError(.network, "Cannot connect to \(server): nothing answers there; check the address, or try again later.", retryable: true)
+            var error = NewsstandError(.network, "Cannot connect to \(server): nothing answers there; check the address, or try again later.", retryable: true)
+            error.unreachableHost = HostReachability.key(of: request.url)
+            return error
         case .broken:
             return NewsstandError(.network, "The connection to \(server) broke (\(detail)); try again later.", retryable: true)
         case .other:

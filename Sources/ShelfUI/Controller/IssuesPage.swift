@@ -102,7 +102,7 @@ final class IssuesPage: ShelfPage {
     private static func rank(_ state: DownloadState) -> Int {
         switch state {
         case .downloading, .verifying: return 0
-        case .queued, .retrying: return 1
+        case .queued, .retrying, .waitingForNetwork: return 1
         case .failed: return 2
         case .partial: return 3
         case .downloaded: return 4
@@ -206,7 +206,7 @@ final class IssuesPage: ShelfPage {
         switch issue.state {
         case .downloaded: read(issue)
         case .remote, .partial, .failed: download(issue)
-        case .queued, .downloading, .retrying, .verifying: state.message = .info("Already downloading; x cancels.")
+        case .queued, .downloading, .retrying, .waitingForNetwork, .verifying: state.message = .info("Already downloading; x cancels.")
         }
     }
 
@@ -255,7 +255,7 @@ final class IssuesPage: ShelfPage {
             state.overlay = .confirmDelete(id: issue.address, title: issue.title)
         case .remote:
             state.message = .info("Nothing to delete: the issue is not downloaded.")
-        case .queued, .downloading, .retrying, .verifying:
+        case .queued, .downloading, .retrying, .waitingForNetwork, .verifying:
             state.message = .info("Downloading: x cancels it first.")
         }
     }

@@ -171,6 +171,8 @@ extension ShelfScreen {
             return text
         case .retrying(let error, let attempt, let delay):
             return "attempt \(attempt) failed: \(error.message) Retrying in \(Int(delay.rounded())) s."
+        case .waitingForNetwork(let error):
+            return "waiting for the network: \(error.message) It goes on when the server answers (r refreshes)."
         case .verifying: return "verifying"
         case .downloaded: return "downloaded"
         case .failed(let error): return (error.needsCredentials ? "locked: " : "failed: ") + error.message

@@ -16,6 +16,8 @@ enum StateLabel {
             return ("VERIFYING", theme.queued)
         case .retrying(_, _, let delay):
             return ("RETRY in \(Int(delay.rounded()))s", theme.queued)
+        case .waitingForNetwork:
+            return ("WAITING FOR NET", theme.queued)
         case .downloaded:
             return ("READ", theme.read)
         case .failed(let error):

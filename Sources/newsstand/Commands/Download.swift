@@ -114,6 +114,7 @@ final class DownloadRun: Sendable {
             Output.line(progress.received > 0 ? "\(id): resuming at \(progress.received) bytes" : "\(id): downloading")
         case .retrying(let error, let attempt, let delay):
             Output.line("\(id): attempt \(attempt) failed (\(TextSanitizer.inert(error.message))); retrying in \(Formatting.duration(delay))")
+        case .waitingForNetwork(let error): Output.line("\(id): waiting for the network (\(TextSanitizer.inert(error.message)))")
         case .verifying: Output.line("\(id): verifying")
         case .downloaded(let path): Output.line("\(id): downloaded: \(path)")
         case .failed(let error): Output.line("\(id): failed: \(TextSanitizer.inert(error.message))")

@@ -18,7 +18,7 @@ extension NewsstandCommand {
                 guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                     throw CommandFailure("The shelf needs a terminal; use `newsstand list` in scripts.")
                 }
-                let newsstand = try options.makeNewsstand(config: config)
+                let newsstand = try options.makeNewsstand(config: config, waitsForNetwork: true)
                 // --subscription opens on that publication; else the newsstand view of them all.
                 let store = options.subscription == nil ? nil : options.selectedStores(newsstand).first
                 let terminal: CursesTerminal

@@ -104,8 +104,12 @@ struct NewsstandOptions: ParsableArguments {
     }
 
     /// The newsstand for this run, from a configuration already read.
-    func makeNewsstand(config: NewsstandConfig?) throws -> Newsstand {
+    ///
+    /// `waitsForNetwork`: downloads whose server does not answer wait for it (the shelf, open
+    /// for hours) instead of failing after their attempts (a command, which should end).
+    func makeNewsstand(config: NewsstandConfig?, waitsForNetwork: Bool = false) throws -> Newsstand {
         var configuration = Newsstand.Configuration()
+        configuration.policy.waitsForNetwork = waitsForNetwork
         configuration.policy.maximumConcurrentDownloads = jobs ?? config?.jobs ?? 3
         configuration.policy.stallTimeout = stallTimeout
         configuration.policy.maximumAttempts = attempts

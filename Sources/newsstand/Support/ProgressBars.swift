@@ -29,6 +29,7 @@ final class ProgressBars: Sendable {
         case .partial(let received, _): status = "stopped at \(Formatting.bytes(received))"
         case .queued: status = "queued"
         case .retrying(let error, _, let delay): status = "retrying in \(Formatting.duration(delay)): \(TextSanitizer.inert(error.message))"
+        case .waitingForNetwork(let error): status = "waiting for the network: \(TextSanitizer.inert(error.message))"
         case .verifying: status = "verifying…"
         case .downloaded: status = "done"
         case .failed(let error): status = "failed: \(TextSanitizer.inert(error.message))"

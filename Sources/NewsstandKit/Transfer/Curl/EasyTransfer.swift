@@ -305,6 +305,11 @@ final class EasyTransfer: CurlEasyDelegate {
             handlers.progress(size, expectedSize)
         }
         var result = TransferResult(response: response, failure: self.failure ?? failure, bytesOnDisk: size, wroteBody: wroteBody, restarted: restarted)
+        if let host = result.failure?.unreachableHost {
+            HostReachability.shared.failed(host)
+        } else if response.statusCode > 0, !request.url.isFileURL {
+            HostReachability.shared.reached(request.url)
+        }
         result.bodyDigest = digest
         handlers.completion(result)
     }
