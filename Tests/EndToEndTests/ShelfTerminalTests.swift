@@ -262,6 +262,18 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
     }
 
+    /// Another process's download (the command line, the timer's sync) shows on the open shelf
+    /// within a second or so, without a key.
+    func testADownloadFromTheCommandLineShowsOnTheOpenShelf() throws {
+        let shelf = try startShelf()
+        XCTAssertFalse(shelf.screen().contains("READ"), shelf.screen())
+        let download = try CommandRunner(folder: folder).run("download", "gamma", "--catalog", catalogURL)
+        XCTAssertEqual(download.status, 0, download.error)
+        XCTAssertTrue(shelf.waitForScreen(timeout: 5) { $0.contains("READ") }, "gamma's card says READ: \(shelf.screen())")
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
+
     /// A terminal that cannot place its cursor gets a sentence, not a blank screen.
     func testADumbTerminalIsExplained() throws {
         let shelf = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL],

@@ -34,6 +34,8 @@ public final class Newsstand: Sendable {
     /// The stores by subscription name: found per card and per issue, never by a search.
     private let storesByName: [String: Store]
     public let readingState: ReadingState
+    /// The reading state's change counter when it was last looked at.
+    private let seenChanges = Locked<Int64?>(nil)
     private let queue: DownloadQueue
 
     /// A newsstand of `subscriptions`. Libraries made by earlier versions (a folder per catalog
@@ -290,6 +292,22 @@ public final class Newsstand: Sendable {
     }
 
     // MARK: Interrupted downloads
+
+    /// Whether another process changed the reading state since the last look: a download or a
+    /// `sync` from the command line or the timer, while this one (a shelf) is open. One cheap
+    /// query; the first look only takes the count.
+    public func readingStateChangedElsewhere() -> Bool {
+        guard let now = readingState.changeCounter() else { return false }
+        return seenChanges.withLock { seen in
+            defer { seen = now }
+            return seen != nil && seen != now
+        }
+    }
+
+    /// Brings every publication's issues up to date with what another process did.
+    public func catchUpWithOtherProcesses() {
+        for store in stores { store.catchUpWithOtherProcesses() }
+    }
 
     /// Stops every download, keeping its bytes, and remembers them for
     /// ``resumeInterruptedDownloads(in:)``. Waits up to `timeout` seconds for the bytes to reach the disk.

@@ -193,6 +193,14 @@ public final class ReadingState: Sendable {
         return Int64(bitPattern: digest)
     }
 
+    /// A number that changes when another connection (another process) commits a change:
+    /// SQLite's `data_version`, which this connection's own writes leave as it is.
+    public func changeCounter() -> Int64? {
+        var version: Int64?
+        try? database.read { try $0.query("PRAGMA data_version") { version = $0.integer(0) } }
+        return version
+    }
+
     /// One issue's record.
     public func record(subscription: String, key: String) -> Record? {
         (try? database.read { try Self.fetch($0, "WHERE subscription = ? AND key = ?", [.text(subscription), .text(key)]) })?[subscription]?[key]

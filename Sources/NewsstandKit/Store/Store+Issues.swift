@@ -67,6 +67,13 @@ extension Store {
         return result
     }
 
+    /// Brings the issues up to date with what another process did (a download or a sync from
+    /// the command line): their reading records, and what is on disk for those not downloading here.
+    public func catchUpWithOtherProcesses() {
+        loadReadingState()
+        for issue in issues where !issue.state.isActive { issue.resetStateFromDisk() }
+    }
+
     /// Gives each issue its reading record, recording first sightings; returns how many there were
     /// (nil without a reading state).
     @discardableResult

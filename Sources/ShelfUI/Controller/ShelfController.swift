@@ -55,6 +55,15 @@ public final class ShelfController {
                     timeout = Double(Self.minimumFrameInterval - elapsed) / 1e9
                 }
             }
+            // Another process's download or sync shows within a second: one look a second at
+            // the reading state's change counter, the catching up itself off this thread.
+            let sinceLook = DispatchTime.now().uptimeNanoseconds - lastLookElsewhere
+            if sinceLook >= Self.lookElsewhereInterval {
+                lookElsewhere()
+                timeout = min(timeout ?? 1, 1)
+            } else {
+                timeout = min(timeout ?? 1, Double(Self.lookElsewhereInterval - sinceLook) / 1e9)
+            }
             let event = context.terminal.nextEvent(timeout: timeout, wakeDescriptor: waker.descriptor)
             waker.drain()
             if let event { handle(event) }
@@ -62,6 +71,24 @@ public final class ShelfController {
         newsstand.stopDownloadsForLater(waitingUpTo: 2)
         context.terminal.end()
         return exitStatus
+    }
+
+    private static let lookElsewhereInterval: UInt64 = 1_000_000_000
+    private var lastLookElsewhere: UInt64 = 0
+
+    private func lookElsewhere() {
+        lastLookElsewhere = DispatchTime.now().uptimeNanoseconds
+        guard newsstand.readingStateChangedElsewhere() else { return }
+        DispatchQueue.global(qos: .userInitiated).async { [newsstand, signals = context.signals] in
+            newsstand.catchUpWithOtherProcesses()
+            signals.mark {
+                $0.redraw = true
+                $0.issuesReplaced = true
+                $0.statesChanged = true
+                $0.librarySizeStale = true
+                $0.everythingChanged = true
+            }
+        }
     }
 
     /// The cached catalogs first, then the network: the shelf appears at once and catches up.
