@@ -23,15 +23,33 @@ struct NewsstandCommand: ParsableCommand {
         defaultSubcommand: Shelf.self
     )
 
-    /// Parses and runs, except that a first word which is not a command is named as such: the
-    /// parser would hand it to the default command and answer with that command's usage.
+    /// Parses and runs, except that a first word which is not a command is named as such (the
+    /// parser would hand it to the default command and answer with that command's usage), and
+    /// that a mistake in the arguments is one line, as every other error is, naming the help to read.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let word = arguments.first, !word.hasPrefix("-"), word != "help",
-           !configuration.subcommands.contains(where: { $0._commandName == word }) {
+        let subcommand = arguments.first.flatMap { word in configuration.subcommands.first { $0._commandName == word }?._commandName }
+        if let word = arguments.first, !word.hasPrefix("-"), word != "help", subcommand == nil {
             Output.error("newsstand: \(TextSanitizer.inert(word)) is not a command: see `newsstand --help` for the commands.")
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
-        main(arguments)
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            // --help, --version and `help` print what was asked for.
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            var reason = message(for: error).split(separator: "\n").first.map(String.init) ?? "the arguments are not right"
+            if reason.hasPrefix("Error: ") { reason.removeFirst(7) }
+            let help = "newsstand " + (subcommand.map { $0 + " " } ?? "") + "--help"
+            let ended = reason.hasSuffix(".") || reason.hasSuffix("?")
+            Output.error("newsstand: \(TextSanitizer.inert(reason))" + (ended ? " See `\(help)`." : ": see `\(help)`."))
+            Foundation.exit(exitCode(for: error).rawValue)
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
     }
 }

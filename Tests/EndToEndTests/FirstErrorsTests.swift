@@ -57,6 +57,14 @@ final class FirstErrorsTests: XCTestCase {
         XCTAssertEqual(result.status, 64)
         assertSentence(result.error, "frobnicate is not a command: see `newsstand --help` for the commands.")
 
+        // The argument parser's own complaints read the same way: one line, the help to read.
+        result = try runner.run("download", "--jobs", "many")
+        XCTAssertEqual(result.status, 64)
+        assertSentence(result.error, "The value 'many' is invalid for '--jobs <jobs>': see `newsstand download --help`.")
+        result = try runner.run("mark")
+        XCTAssertEqual(result.status, 64)
+        assertSentence(result.error, "Missing expected argument '<action>': see `newsstand mark --help`.")
+
         result = try runner.run("subscribe", folder.path + "/nothing-here.plist")
         XCTAssertEqual(result.status, 2)
         assertSentence(result.error, "There is no catalog file at \(folder.path)/nothing-here.plist: give an http(s) URL or the path of a catalog file.")

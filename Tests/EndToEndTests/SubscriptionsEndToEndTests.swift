@@ -160,6 +160,11 @@ final class SubscriptionsEndToEndTests: XCTestCase {
         let table = try runner.run("usage")
         XCTAssertTrue(table.output.split(separator: "\n").contains { $0.hasPrefix("weekly") && $0.hasSuffix("  1 issue") }, table.output)
         XCTAssertTrue(table.output.contains("monthly") && table.output.contains("  2 issues"), table.output)
+        // The subscriptions' table lines up: every address and every detail starts in its column.
+        let lines = try runner.run("subscriptions").output.split(separator: "\n").map(String.init)
+        XCTAssertGreaterThanOrEqual(lines.count, 2)
+        XCTAssertEqual(Set(lines.compactMap { $0.range(of: "http")?.lowerBound.utf16Offset(in: $0) }).count, 1, lines.joined(separator: "\n"))
+        XCTAssertEqual(Set(lines.compactMap { $0.range(of: "auto-download")?.lowerBound.utf16Offset(in: $0) }).count, 1, lines.joined(separator: "\n"))
 
         // The unattended runs left their story in the log, and no secret.
         let log = try String(contentsOfFile: folder.path + "/state/newsstand/newsstand.log", encoding: .utf8)

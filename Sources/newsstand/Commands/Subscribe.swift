@@ -209,12 +209,16 @@ extension NewsstandCommand {
                     Output.line("No subscriptions yet (the shelf shows the bundled demo): newsstand subscribe URL")
                     return
                 }
-                for subscription in subscriptions {
+                // Columns: the names padded to the longest, the addresses to theirs (up to 60).
+                let addresses = subscriptions.map { TextSanitizer.inert($0.displayAddress) }
+                let nameWidth = subscriptions.map { DisplayWidth.of($0.name) }.max() ?? 0
+                let addressWidth = min(60, addresses.map { DisplayWidth.of($0) }.max() ?? 0)
+                for (subscription, address) in zip(subscriptions, addresses) {
                     var details = ["auto-download \(subscription.autoDownload)"]
                     if let keep = subscription.keepIssues { details.append("keep \(keep)") }
                     if let bytes = subscription.keepBytes { details.append("keep \(Formatting.bytes(bytes))") }
                     if let kind = Self.credentials(subscription) { details.append(kind) }
-                    Output.line("\(subscription.name)  \(TextSanitizer.inert(subscription.displayAddress))  (\(details.joined(separator: ", ")))")
+                    Output.line("\(DisplayWidth.pad(subscription.name, to: nameWidth))  \(DisplayWidth.pad(address, to: addressWidth))  \(details.joined(separator: ", "))")
                 }
             }
         }
