@@ -181,6 +181,7 @@ bench-deps: deps
 
 # The figures are of the build that is installed: the static release.
 bench: bench-deps release
+	$(RELEASE_BUILD) --product cover-fidelity
 	python3 bench/bench.py --binary $(RELEASE_SCRATCH)/release/newsstand
 
 bench-smoke: bench-deps

@@ -54,6 +54,8 @@ let package = Package(
                 ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
                 .when(configuration: .release))]
         ),
+        // For `make bench`: the colour difference between pictures and covers drawn in cells.
+        .executableTarget(name: "cover-fidelity", dependencies: ["ShelfUI"], path: "bench/CoverFidelity"),
         .target(
             name: "TestSupport",
             dependencies: ["NewsstandKit", .product(name: "Crypto", package: "swift-crypto")],

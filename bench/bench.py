@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -782,6 +783,64 @@ def write_rss(path, count):
         handle.write("</channel></rss>\n")
 
 
+PHOTOGRAPHS = ["astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "hubble_deep_field.jpg", "motorcycle_left.png"]
+
+
+def photographs(work):
+    """Six photographs in the public domain or CC0 that scikit-image ships as sample data, taken
+    from its wheel (downloaded from PyPI, not installed); an empty list when PyPI cannot be reached."""
+    folder = os.path.join(work, "photos")
+    os.makedirs(folder, exist_ok=True)
+    result = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+                             "scikit-image==0.26.0", "-d", folder], capture_output=True, text=True)
+    wheels = [name for name in os.listdir(folder) if name.endswith(".whl")]
+    if result.returncode != 0 or not wheels:
+        print("photographs: scikit-image's wheel could not be downloaded; the cover-colour rows use the demo's covers only")
+        return []
+    with zipfile.ZipFile(os.path.join(folder, wheels[0])) as wheel:
+        paths = []
+        for name in PHOTOGRAPHS:
+            path = os.path.join(folder, name)
+            with open(path, "wb") as handle:
+                handle.write(wheel.read("skimage/data/" + name))
+            paths.append(path)
+        return paths
+
+
+def figure_cover_colours(args, work, rows, nginx, served):
+    """How far covers drawn in cells land from their pictures, per colour mode: mean CIEDE2000
+    over every sixth of a half cell (bench/CoverFidelity), the shelf's tuning against the others."""
+    tool = os.path.join(os.path.dirname(args.binary), "cover-fidelity")
+    if not os.path.exists(tool):
+        print(f"cover colours: {tool} is missing (make bench builds it)")
+        return
+    photos = [] if args.smoke else photographs(work)
+    demo = sorted(os.path.join(ROOT, "Resources/demo/covers", name) for name in os.listdir(os.path.join(ROOT, "Resources/demo/covers")))
+    output = subprocess.run([tool, *photos, *demo], capture_output=True, text=True, check=True).stdout
+    results = {}
+    for line in output.splitlines():
+        mode, tuning, chosen, path, difference = line.split("\t")
+        kind = "photographs" if path in photos else "covers"
+        results.setdefault((mode, tuning, chosen == "chosen"), {}).setdefault(kind, []).append(float(difference))
+    for mode in ("truecolor", "256", "16"):
+        entries = [(tuning, chosen, kinds) for (m, tuning, chosen), kinds in results.items() if m == mode]
+        if not entries:
+            continue
+        def mean(kinds, kind):
+            return statistics.mean(kinds[kind]) if kind in kinds else float("nan")
+        best = min(entries, key=lambda entry: mean(entry[2], "photographs") + mean(entry[2], "covers") if photos else mean(entry[2], "covers"))
+        for tuning, chosen, kinds in sorted(entries, key=lambda entry: not entry[1]):
+            if not chosen and (tuning, chosen, kinds) != best and "RGB, dither none, 240" not in tuning:
+                continue
+            label = f"{mode}: {tuning}" + (" (the shelf's)" if chosen else " (best other)" if (tuning, chosen, kinds) == best else " (RGB, as before)")
+            figure = f"cover colours, mean CIEDE2000, {CoverColumnsRows} cells"
+            text = (f"photographs {mean(kinds, 'photographs'):.2f} · " if photos else "") + f"demo covers {mean(kinds, 'covers'):.2f}"
+            rows.append((figure, label, text, "—", "—", "lower is closer; 16 colours get text cards"))
+
+
+CoverColumnsRows = "12×8"
+
+
 def figure_feeds(args, work, rows, nginx, served):
     """Feeds: a cached OPDS 1.2 feed and a cached RSS feed listed against Python's ElementTree
     extracting the same fields, and a paginated feed refreshed against curl fetching its pages."""
@@ -843,7 +902,7 @@ def main():
     parser.add_argument("--rss-items", type=int, default=5_000)
     parser.add_argument("--feed-pages", type=int, default=100)
     parser.add_argument("--feed-page-entries", type=int, default=100)
-    parser.add_argument("--only", choices=["download", "parallel", "covers", "list", "shelf", "subscriptions", "newsstand", "feeds"],
+    parser.add_argument("--only", choices=["download", "parallel", "covers", "colours", "list", "shelf", "subscriptions", "newsstand", "feeds"],
                         help="run one group of figures")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, 1 run: checks the harness only")
     args = parser.parse_args()
@@ -871,7 +930,7 @@ def main():
         served = os.path.join(work, "www")
         os.makedirs(served)
         with Nginx(served, os.path.join(work, "nginx")) as nginx:
-            for group, figure in [("download", figure_download), ("parallel", figure_parallel), ("covers", figure_covers),
+            for group, figure in [("download", figure_download), ("parallel", figure_parallel), ("covers", figure_covers), ("colours", figure_cover_colours),
                                   ("list", figure_list), ("shelf", figure_first_frame), ("shelf", figure_shelf_cpu),
                                   ("subscriptions", figure_subscriptions), ("newsstand", figure_newsstand), ("feeds", figure_feeds)]:
                 if args.only in (None, group):

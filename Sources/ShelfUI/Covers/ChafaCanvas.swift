@@ -11,9 +11,11 @@ final class ChafaCanvas {
     private let rows: Int
     private let colors: ColorSupport
 
-    /// Nil for a terminal without a palette of 256 colours: those get text cards.
-    init?(columns: Int, rows: Int, colors: ColorSupport) {
-        guard columns > 0, rows > 0, colors >= .palette256 else { return nil }
+    /// Nil for a terminal without a palette of 256 colours, which gets text cards (16 colours
+    /// lose a cover's hues: measured, see ``CoverTuning``), unless `tuning` asks for one anyway.
+    init?(columns: Int, rows: Int, colors: ColorSupport, tuning: CoverTuning? = nil) {
+        guard columns > 0, rows > 0, colors != .none, colors >= .palette256 || tuning != nil else { return nil }
+        let tuning = tuning ?? CoverTuning.chosen(for: colors)
         self.columns = columns
         self.rows = rows
         self.colors = colors
@@ -21,8 +23,21 @@ final class ChafaCanvas {
         chafa_symbol_map_add_by_tags(symbols, cchafa_cover_symbols())
         config = chafa_canvas_config_new()
         chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
-        // The 240 colours above the first 16, which terminal themes redefine.
-        chafa_canvas_config_set_canvas_mode(config, colors == .direct ? CHAFA_CANVAS_MODE_TRUECOLOR : CHAFA_CANVAS_MODE_INDEXED_240)
+        let mode = switch (colors, tuning.palette) {
+        case (.direct, _): CHAFA_CANVAS_MODE_TRUECOLOR
+        case (.basic, _): CHAFA_CANVAS_MODE_INDEXED_16
+        // The 240 colours above the first 16, which terminal themes redefine, or all 256.
+        case (_, .above16): CHAFA_CANVAS_MODE_INDEXED_240
+        case (_, .all): CHAFA_CANVAS_MODE_INDEXED_256
+        }
+        chafa_canvas_config_set_canvas_mode(config, mode)
+        chafa_canvas_config_set_color_space(config, tuning.din99d ? CHAFA_COLOR_SPACE_DIN99D : CHAFA_COLOR_SPACE_RGB)
+        let dither = switch tuning.dither {
+        case .none: CHAFA_DITHER_MODE_NONE
+        case .ordered: CHAFA_DITHER_MODE_ORDERED
+        case .diffusion: CHAFA_DITHER_MODE_DIFFUSION
+        }
+        chafa_canvas_config_set_dither_mode(config, dither)
         chafa_canvas_config_set_symbol_map(config, symbols)
         chafa_canvas_config_set_work_factor(config, 0.5)
         canvas = chafa_canvas_new(config)
