@@ -8,11 +8,15 @@ struct NewsstandCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "newsstand",
         abstract: "A terminal newsstand: follow publications, download issues, read them.",
+        // One line a paragraph: the parser wraps them to the terminal's width, and a line broken
+        // by hand as well would come out ragged at 80 columns.
         discussion: """
-            Subscriptions live in $XDG_CONFIG_HOME/newsstand/config.toml (newsstand subscribe URL adds one);
-            with none, the bundled demo catalog is shown. --catalog URL-or-path works on a one-off catalog.
+            Subscriptions live in $XDG_CONFIG_HOME/newsstand/config.toml (newsstand subscribe URL adds \
+            one); with none, the bundled demo catalog is shown. --catalog URL-or-path works on a one-off catalog.
+
             Issues are named NAME/ID: a subscription, then the publisher's ID or the issue's local key.
-            Issues are kept under $XDG_DATA_HOME/newsstand, catalogs cached under $XDG_CACHE_HOME/newsstand,
+
+            Issues are kept under $XDG_DATA_HOME/newsstand, catalogs cached under $XDG_CACHE_HOME/newsstand, \
             the log of unattended runs in $XDG_STATE_HOME/newsstand/newsstand.log.
             """,
         version: "0.7.0",

@@ -142,6 +142,27 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(issues[1]["free"] as? Bool, false)
     }
 
+    /// At 80 columns the help's paragraphs are wrapped once, by the parser: no line of a
+    /// paragraph stops short before the next (a line broken by hand, then wrapped again).
+    func testTheHelpWrapsEvenlyAt80Columns() throws {
+        let narrow = CommandRunner(folder: folder, extra: ["COLUMNS": "80"])
+        for command in [["--help"], ["sync", "--help"]] {
+            let help = try narrow.run(command)
+            XCTAssertEqual(help.status, 0, help.error)
+            let prose = help.output.components(separatedBy: "\nUSAGE:")[0]
+            for paragraph in prose.components(separatedBy: "\n\n") {
+                let lines = paragraph.split(separator: "\n").map(String.init)
+                for (line, next) in zip(lines, lines.dropFirst()) {
+                    XCTAssertLessThanOrEqual(line.count, 80, line)
+                    // The parser wraps at one column short of the width.
+                    let room = 79 - line.count - 1
+                    let nextWord = next.split(separator: " ").first.map(String.init) ?? ""
+                    XCTAssertLessThan(room, nextWord.count, "\(command): “\(line)” had room for “\(nextWord)”")
+                }
+            }
+        }
+    }
+
     func testHostileTitlesArePrintedInert() throws {
         serveCatalog([Fixtures.entry(id: "evil", title: "Evil\u{1B}[2J\u{1B}]0;owned\u{07}\u{202E}gnp.exe\nnext", download: "e.pdf")])
         let table = try runner.run("list", "--catalog", catalogURL)

@@ -12,7 +12,8 @@ extension NewsstandCommand {
             discussion: """
                 Exit status: 0 everything worked; 5 some publications or downloads failed; 4 no publication \
                 could be reached; 75 another sync is running; 64 the configuration is broken.
-                A catalog the server called fresh (Cache-Control: max-age) is not asked for again until then.
+
+                A catalog the server called fresh (Cache-Control: max-age) is not asked for again until then. \
                 What happened is also logged to $XDG_STATE_HOME/newsstand/newsstand.log.
                 """)
 
