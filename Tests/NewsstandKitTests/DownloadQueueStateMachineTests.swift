@@ -65,6 +65,19 @@ final class DownloadQueueStateMachineTests: XCTestCase {
         guard case .nothing = machine.startAttempt(a) else { return XCTFail("the retry timer finds no job") }
     }
 
+    func testWaitingForTheNetworkSpendsNoAttempt() {
+        var machine = DownloadQueueStateMachine(maximumConcurrent: 1)
+        let a = issue("a", of: "m")
+        _ = machine.enqueue(a, requests: requests("m"))
+        _ = machine.startAttempt(a)
+        XCTAssertTrue(machine.waitToRetry(a, spendsAttempt: false))
+        guard case .start(_, let again) = machine.startAttempt(a) else { return XCTFail("started again") }
+        XCTAssertEqual(again, 1, "the wait gave its attempt back")
+        XCTAssertTrue(machine.waitToRetry(a))
+        guard case .start(_, let next) = machine.startAttempt(a) else { return XCTFail("started again") }
+        XCTAssertEqual(next, 2, "an ordinary retry counts")
+    }
+
     func testABadResumeIsFetchedWholeOnceAndAttemptsAreCounted() {
         var machine = DownloadQueueStateMachine(maximumConcurrent: 1)
         let a = issue("a", of: "m")

@@ -225,7 +225,7 @@ final class DownloadQueue: Sendable {
     /// retries are not spent meanwhile.
     private func waitForNetwork(_ issue: Issue, host: String, failure: NewsstandError) {
         issue.setState(.waitingForNetwork(failure))
-        if !state.withLock({ $0.waitToRetry(issue) }) {
+        if !state.withLock({ $0.waitToRetry(issue, spendsAttempt: false) }) {
             end(issue, .none)
             return
         }

@@ -118,10 +118,12 @@ struct DownloadQueueStateMachine: Sendable {
         running[issue.address]?.phase = .verifying
     }
 
-    /// The job waits to retry; false when it was cancelled and is to end instead.
-    mutating func waitToRetry(_ issue: Issue) -> Bool {
+    /// The job waits to retry; false when it was cancelled and is to end instead. A wait for a
+    /// server that did not answer (`spendsAttempt` false) gives the attempt back.
+    mutating func waitToRetry(_ issue: Issue, spendsAttempt: Bool = true) -> Bool {
         guard var job = running[issue.address], !job.cancelled else { return false }
         job.phase = .waitingToRetry
+        if !spendsAttempt { job.attempt -= 1 }
         running[issue.address] = job
         return true
     }
