@@ -37,7 +37,7 @@ struct NewsstandCommand: ParsableCommand {
             Output.error("newsstand: \(TextSanitizer.inert(word)) is not a command: see `newsstand --help` for the commands.")
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
-        var command: ParsableCommand
+        var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
         } catch {

@@ -71,6 +71,7 @@ final class ShelfScreenTests: XCTestCase {
         XCTAssertEqual(ShelfItem.titleWithout(publication: "Ocean Quarterly", "Ocean Quarterly — The Abyss"), "The Abyss")
         XCTAssertEqual(ShelfItem.titleWithout(publication: "ocean quarterly", "Ocean Quarterly: Spring"), "Spring")
         XCTAssertEqual(ShelfItem.titleWithout(publication: "Red Planet", "Red Planetary Society"), "Red Planetary Society", "a word's start only")
+        XCTAssertEqual(ShelfItem.titleWithout(publication: "Slow 0", "Slow 0.1"), "Slow 0.1", "a number's start only")
         XCTAssertEqual(ShelfItem.titleWithout(publication: "Ocean Quarterly", "Ocean Quarterly"), "Ocean Quarterly", "nothing would be left")
         XCTAssertEqual(ShelfItem.titleWithout(publication: "", "Anything"), "Anything")
 

@@ -77,9 +77,10 @@ public struct ShelfItem: Sendable, Equatable {
             return title
         }
         let rest = title[range.upperBound...]
-        // The name must end at a word's end: "Red Planet" is not the start of "Red Planetary".
-        if let next = rest.first, next.isLetter || next.isNumber { return title }
+        // The name must be followed by a separator: "Red Planet" is not the start of "Red
+        // Planetary", nor "Slow 0" of "Slow 0.1".
         let separators = CharacterSet(charactersIn: ":–—-·|,/").union(.whitespaces)
+        guard let next = rest.first, next.unicodeScalars.allSatisfy(separators.contains) else { return title }
         let kept = rest.drop { $0.unicodeScalars.allSatisfy(separators.contains) }
         return kept.isEmpty ? title : String(kept)
     }
