@@ -107,7 +107,8 @@ release: deps
 	rm -rf $(DIST) && mkdir -p $(DIST)/generated
 	$(RELEASE_SCRATCH)/release/generate-manual $(RELEASE_SCRATCH)/release/newsstand --date $(MANUAL_DATE) --output-directory $(DIST)/generated
 	grep -q '^\.Sh "EXIT STATUS"' $(DIST)/generated/newsstand.1
-	sed '/^\.Sh "EXIT STATUS"/,$$d' $(DIST)/generated/newsstand.1 > $(DIST)/newsstand.1
+	# A blank line between a help text's paragraphs is a paragraph break in the manual (.Pp).
+	sed -e '/^\.Sh "EXIT STATUS"/,$$d' -e 's/^$$/.Pp/' $(DIST)/generated/newsstand.1 > $(DIST)/newsstand.1
 	$(RELEASE_SCRATCH)/release/newsstand exit-status --roff > $(DIST)/exit-status.roff
 	sed -e '/^@EXIT_STATUS@$$/{r $(DIST)/exit-status.roff' -e 'd}' Resources/man/newsstand.sections >> $(DIST)/newsstand.1
 	for shell in bash zsh fish; do \
