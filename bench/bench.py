@@ -783,6 +783,8 @@ def write_rss(path, count):
         handle.write("</channel></rss>\n")
 
 
+# A card's cover, in cells (CardView.coverColumns × coverRows).
+COVER_CELLS = (12, 8)
 PHOTOGRAPHS = ["astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "hubble_deep_field.jpg", "motorcycle_left.png"]
 
 
@@ -816,7 +818,9 @@ def figure_cover_colours(args, work, rows, nginx, served):
         return
     photos = [] if args.smoke else photographs(work)
     demo = sorted(os.path.join(ROOT, "Resources/demo/covers", name) for name in os.listdir(os.path.join(ROOT, "Resources/demo/covers")))
-    output = subprocess.run([tool, *photos, *demo], capture_output=True, text=True, check=True).stdout
+    columns, cover_rows = COVER_CELLS
+    output = subprocess.run([tool, "--columns", str(columns), "--rows", str(cover_rows), *photos, *demo],
+                            capture_output=True, text=True, check=True).stdout
     results = {}
     for line in output.splitlines():
         mode, tuning, chosen, path, difference = line.split("\t")
@@ -833,12 +837,9 @@ def figure_cover_colours(args, work, rows, nginx, served):
             if not chosen and (tuning, chosen, kinds) != best and "RGB, dither none, 240" not in tuning:
                 continue
             label = f"{mode}: {tuning}" + (" (the shelf's)" if chosen else " (best other)" if (tuning, chosen, kinds) == best else " (RGB, as before)")
-            figure = f"cover colours, mean CIEDE2000, {CoverColumnsRows} cells"
+            figure = f"cover colours, mean CIEDE2000, {columns}×{cover_rows} cells"
             text = (f"photographs {mean(kinds, 'photographs'):.2f} · " if photos else "") + f"demo covers {mean(kinds, 'covers'):.2f}"
             rows.append((figure, label, text, "—", "—", "lower is closer; 16 colours get text cards"))
-
-
-CoverColumnsRows = "12×8"
 
 
 def figure_feeds(args, work, rows, nginx, served):

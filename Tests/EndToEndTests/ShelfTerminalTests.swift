@@ -274,6 +274,30 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
     }
 
+    /// The shelf waits for a server that went away instead of spending its retries, and goes on
+    /// when a refresh reaches the server again (here: `r`, once it is back on its port).
+    func testTheShelfWaitsForAServerThatWentAwayAndGoesOnWhenItIsBack() throws {
+        let shelf = try startShelf()
+        let port = server.port
+        let alpha = Fixtures.pdf(size: 40_000, seed: 3)
+        let catalog = Fixtures.catalog([
+            Fixtures.entry(id: "alpha", title: "Alpha issue", download: "issues/alpha.pdf", date: Date(timeIntervalSince1970: 1_767_225_600)),
+        ])
+        server.stop()
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("WAITING FOR NET"), shelf.screen())
+
+        let back = try TestServer(port: port)
+        defer { back.stop() }
+        back.serve("/catalog.plist", .init(body: catalog, contentType: "application/xml"))
+        back.serve("/issues/alpha.pdf", .init(body: alpha, etag: "\"a\""))
+        try shelf.send("r")
+        XCTAssertTrue(shelf.waitFor("READ"), "the download went on by itself: \(shelf.screen())")
+        XCTAssertEqual(back.requests(for: "/issues/alpha.pdf").count, 1)
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
+
     /// A terminal that cannot place its cursor gets a sentence, not a blank screen.
     func testADumbTerminalIsExplained() throws {
         let shelf = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL],
