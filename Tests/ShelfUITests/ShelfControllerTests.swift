@@ -288,6 +288,34 @@ final class ShelfControllerTests: XCTestCase {
         XCTAssertEqual(directories.stateNote("shelf-view"), "grid")
     }
 
+    /// `]` and `[` page the details pane through a long summary, the wheel over the pane scrolls
+    /// it, and another issue's details start at their top.
+    func testTheDetailsPaneScrollsByKeysAndTheWheel() throws {
+        let summary = (1...90).map { "Sentence \($0) of the summary." }.joined(separator: " ")
+        let (newsstand, store, folder) = try makeStore(entries: [
+            ["ID": "long", "Title": "A long read", "Download URL": "x.pdf", "Free": true, "Summary": summary,
+             "Release date": Date(timeIntervalSince1970: 1_700_086_400)],
+            ["ID": "short", "Title": "A short one", "Download URL": "y.pdf", "Free": true, "Summary": "Two lines.",
+             "Release date": Date(timeIntervalSince1970: 1_700_000_000)],
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let shows: (String) -> @Sendable (String) -> Bool = { sentence in { $0.contains(sentence + " of") } }
+        let terminal = ScriptedTerminal(width: 120, height: 36, steps: [
+            .init(until: shows("Sentence 1"), event: .key(.character("]"))),
+            .init(until: { !$0.contains("Sentence 1 of") && $0.contains("↑") }, event: .key(.character("]"))),
+            // A page is the pane's height less two lines: 90 sentences are three of them.
+            .init(until: shows("Sentence 60"), event: .key(.character("]"))),
+            .init(until: shows("Sentence 90"), event: .key(.character("["))),
+            .init(until: { !$0.contains("Sentence 90 of") }, event: .key(.character("["))),
+            .init(until: shows("Sentence 1"), event: .mouse(.scrollDown, x: 110, y: 10)),
+            .init(until: { !$0.contains("Sentence 1 of") && $0.contains("A long read") }, event: .key(.right)),
+            .init(until: { $0.contains("Two lines.") }, event: .key(.left)),
+            .init(until: shows("Sentence 1"), event: .key(.character("q"))),
+        ])
+        run(ShelfController(newsstand: newsstand, store: store, terminal: terminal), on: terminal)
+        XCTAssertEqual(selectedTitle(terminal), "A long read", "the wheel over the pane scrolled the pane, not the cards")
+    }
+
     func testBrowsingAServerAsFoldersSubscribingToASectionAndSearching() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -49,8 +49,9 @@ final class ShelfScreenTests: XCTestCase {
         let answered: [(ShelfScreenKind, [ShelfSettings.Action])] = [
             (.issues, ShelfSettings.Action.allCases.filter { $0 != .subscribe }),
             (.new, ShelfSettings.Action.allCases.filter { $0 != .subscribe }),
-            (.newsstand, [.open, .newIssues, .refresh, .refreshAll, .markAllRead, .browse, .filter, .back, .help, .quit]),
-            (.browse, [.open, .subscribe, .filter, .back, .help, .quit]),
+            (.newsstand, [.open, .newIssues, .refresh, .refreshAll, .markAllRead, .browse, .filter, .back, .toggleView,
+                          .detailsUp, .detailsDown, .help, .quit]),
+            (.browse, [.open, .subscribe, .filter, .back, .toggleView, .detailsUp, .detailsDown, .help, .quit]),
         ]
         for (screen, actions) in answered {
             let keyColumn = ShelfScreen.helpLines(for: screen, settings: settings).map { " " + $0.0 + " " }.joined()
@@ -84,6 +85,35 @@ final class ShelfScreenTests: XCTestCase {
         XCTAssertTrue(screen.contains("│ Ocean Quarterly — The Abyss, │") && screen.contains("│ of the sea "),
                       "the details pane: the whole title\n\(screen)")
         XCTAssertTrue(screen.contains("│ nothing answers there; check │") && screen.contains("│ later. "), "the whole failure\n\(screen)")
+    }
+
+    /// A summary longer than the pane is whole in it: the pane scrolls, and its border says how
+    /// many lines are above and below, and which key shows them.
+    func testTheDetailsPaneScrollsThroughALongSummary() {
+        let summary = (1...90).map { "Sentence \($0) of the summary." }.joined(separator: " ")
+        let item = ShelfItem(id: "long", title: "A long read", releaseDate: Self.base, summary: summary)
+        let layout = ShelfLayout(width: 120, height: 36)
+        let pane = try! XCTUnwrap(layout.details)
+        func screen(offset: Int) -> (text: String, overflow: Int, buffer: Buffer) {
+            var state = ShelfState()
+            state.detailsOffset = offset
+            let buffer = render(width: 120, height: 36, state: state, items: [item])
+            let overflow = ShelfScreen(layout: layout, model: ShelfModel(), state: state, visibleItems: [item], selectedItem: item,
+                                       itemCount: 1, theme: Theme(colors: .none)).detailsOverflow
+            return (buffer.lines().map { String($0.suffix(pane.width)) }.joined(separator: "\n"), overflow, buffer)
+        }
+        let top = screen(offset: 0)
+        XCTAssertGreaterThan(top.overflow, 10, "90 sentences do not fit in \(pane.height - 2) lines of \(pane.width - 4)")
+        XCTAssertTrue(top.text.contains("Sentence 1 of") && !top.text.contains("Sentence 90 of"), top.text)
+        XCTAssertTrue(top.text.contains("↓ \(top.overflow) more · ] ┘"), "the bottom border counts the lines below\n\(top.text)")
+        XCTAssertFalse(top.text.contains("↑"))
+
+        let bottom = screen(offset: top.overflow)
+        XCTAssertTrue(bottom.text.contains("Sentence 90 of the") && !bottom.text.contains("Sentence 1 of"), bottom.text)
+        XCTAssertTrue(bottom.text.contains("↑ \(top.overflow) · [ ┐"), "the top border counts the lines above\n\(bottom.text)")
+        XCTAssertFalse(bottom.text.contains("more · ]"))
+        assertSnapshot(bottom.buffer, named: "details-scrolled-120x36")
+        XCTAssertEqual(screen(offset: top.overflow + 50).text, bottom.text, "scrolled no further than the last line")
     }
 
     /// The list view at 80×24: eighteen lines above the details strip, each with its marks,

@@ -127,6 +127,10 @@ final class BrowsePage: ShelfPage {
             }
         case .back?:
             return .pop
+        case .detailsDown?:
+            context.scrollDetails(&state, pages: 1)
+        case .detailsUp?:
+            context.scrollDetails(&state, pages: -1)
         case .toggleView?:
             context.toggleView()
         case .help?:
@@ -217,8 +221,8 @@ final class BrowsePage: ShelfPage {
         let range = layout.visibleRange(firstRow: state.firstRow, count: items.count)
         let visible = Array(items[range])
         let selected = items.indices.contains(state.selected) ? items[state.selected] : nil
-        ShelfScreen(layout: layout, model: model, state: state, visibleItems: [], selectedItem: nil, itemCount: items.count,
-                    theme: context.theme, visiblePublications: visible, selectedPublication: selected, settings: context.settings)
-            .render(into: &buffer)
+        context.draw(ShelfScreen(layout: layout, model: model, state: state, visibleItems: [], selectedItem: nil, itemCount: items.count,
+                                 theme: context.theme, visiblePublications: visible, selectedPublication: selected, settings: context.settings),
+                     into: &buffer)
     }
 }

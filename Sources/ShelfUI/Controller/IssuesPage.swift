@@ -161,6 +161,10 @@ final class IssuesPage: ShelfPage {
             } else {
                 return .pop
             }
+        case .detailsDown?:
+            context.scrollDetails(&state, pages: 1)
+        case .detailsUp?:
+            context.scrollDetails(&state, pages: -1)
         case .toggleView?:
             context.toggleView()
             return .redraw
@@ -311,8 +315,9 @@ final class IssuesPage: ShelfPage {
             model.totalCount = context.newTotal
             (model.status, model.statusIsWarning) = context.newsstandStatus(selected: nil)
         }
-        ShelfScreen(layout: layout, model: model, state: state, visibleItems: items, selectedItem: selectedItem,
-                    itemCount: order.count, theme: context.theme, settings: context.settings).render(into: &buffer)
+        context.draw(ShelfScreen(layout: layout, model: model, state: state, visibleItems: items, selectedItem: selectedItem,
+                                 itemCount: order.count, theme: context.theme, settings: context.settings),
+                     into: &buffer)
         context.trace?.write("frame covers=\(items.filter { $0.cover != nil }.count)")
     }
 

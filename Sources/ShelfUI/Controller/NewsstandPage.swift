@@ -63,6 +63,10 @@ final class NewsstandPage: ShelfPage {
         case .markAllRead?: selectedStore.map { context.askToMarkRead($0.issues, title: $0.displayTitle, &state) }
         case .browse?: return selectedStore.map { .push(BrowsePage(context: context, store: $0)) }
         case .filter?: state.isEditingFilter = true
+        case .detailsDown?:
+            context.scrollDetails(&state, pages: 1)
+        case .detailsUp?:
+            context.scrollDetails(&state, pages: -1)
         case .toggleView?:
             context.toggleView()
             return .redraw
@@ -108,9 +112,9 @@ final class NewsstandPage: ShelfPage {
         let selected = shown.indices.contains(state.selected)
             ? (range.contains(state.selected) ? visible[state.selected - range.lowerBound] : publicationItem(shown[state.selected]))
             : nil
-        ShelfScreen(layout: layout, model: model, state: state, visibleItems: [], selectedItem: nil, itemCount: shown.count,
-                    theme: context.theme, visiblePublications: visible, selectedPublication: selected, settings: context.settings)
-            .render(into: &buffer)
+        context.draw(ShelfScreen(layout: layout, model: model, state: state, visibleItems: [], selectedItem: nil, itemCount: shown.count,
+                                 theme: context.theme, visiblePublications: visible, selectedPublication: selected, settings: context.settings),
+                     into: &buffer)
     }
 
     private func publicationItem(_ store: Store) -> PublicationItem {

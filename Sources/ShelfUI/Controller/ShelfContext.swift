@@ -24,6 +24,8 @@ final class ShelfContext {
     var needsRender = true
     /// Draw without waiting for the frame interval: a key was pressed, a page arrived.
     var renderNow = true
+    /// How far the last frame's details pane could scroll (``ShelfScreen/detailsOverflow``).
+    private var detailsOverflow = 0
 
     /// What a publication's card counts, worked out when its issues or their states change.
     struct Counts {
@@ -147,6 +149,12 @@ final class ShelfContext {
 
     // MARK: Frames
 
+    /// Draws a page's screen, noting how far its details pane can scroll.
+    func draw(_ screen: ShelfScreen, into buffer: inout Buffer) {
+        detailsOverflow = screen.detailsOverflow
+        screen.render(into: &buffer)
+    }
+
     /// The header's figures every page shows: downloads, speed, library size and budget, new issues.
     func baseModel() -> ShelfModel {
         var model = ShelfModel()
@@ -203,6 +211,14 @@ final class ShelfContext {
         state.move(key, count: count, columns: layout.columns, visibleRows: layout.visibleRows)
     }
 
+    /// Scrolls the details pane by `pages` of its height (less two lines, kept for context), or
+    /// by `lines`; within what the last frame showed.
+    func scrollDetails(_ state: inout ShelfState, pages: Int = 0, lines: Int = 0) {
+        let height = max(0, (layout.details?.height ?? 0) - 2)
+        let step = pages * max(1, height - 2) + lines
+        state.detailsOffset = max(0, min(detailsOverflow, min(state.detailsOffset, detailsOverflow) + step))
+    }
+
     /// What the mouse did to a grid of cards.
     enum Pointing {
         case ignored
@@ -214,7 +230,10 @@ final class ShelfContext {
 
     /// Applies a mouse action to `state`'s grid of `count` cards.
     func point(_ state: inout ShelfState, _ action: MouseAction, x: Int, y: Int, count: Int) -> Pointing {
+        let overDetails = layout.details?.contains(x: x, y: y) ?? false
         switch action {
+        case .scrollUp where overDetails: scrollDetails(&state, lines: -3)
+        case .scrollDown where overDetails: scrollDetails(&state, lines: 3)
         case .scrollUp: _ = move(&state, .up, count: count)
         case .scrollDown: _ = move(&state, .down, count: count)
         case .click, .doubleClick:

@@ -5,7 +5,7 @@ import NewsstandKit
 extension ShelfScreen {
     func publicationLines(_ item: PublicationItem, width: Int) -> [(String, Style)] {
         var lines: [(String, Style)] = []
-        for line in TextLayout.wrap(item.title, width: width, lines: 2) { lines.append((line, theme.title)) }
+        for line in TextLayout.wrap(item.title, width: width, lines: Self.longText) { lines.append((line, theme.title)) }
         lines.append((item.name, theme.dim))
         lines.append(("", .plain))
         lines.append((Formatting.count(item.issueCount, "issue") + ", \(item.downloadedCount) kept", .plain))
@@ -18,12 +18,12 @@ extension ShelfScreen {
         case .offline(let since): lines.append(("Offline since " + Formatting.moment(since), theme.failure))
         case .needsCredentials: lines.append(("Needs credentials: add them to config.toml", theme.failure))
         case .failed(let message):
-            for line in TextLayout.wrap(message, width: width, lines: 4) { lines.append((line, theme.failure)) }
+            for line in TextLayout.wrap(message, width: width, lines: Self.longText) { lines.append((line, theme.failure)) }
         }
         if let newest = item.newestTitle {
             lines.append(("", .plain))
             lines.append(("Newest:", theme.dim))
-            for line in TextLayout.wrap(newest, width: width, lines: 2) { lines.append((line, .plain)) }
+            for line in TextLayout.wrap(newest, width: width, lines: Self.longText) { lines.append((line, .plain)) }
             if let date = item.newestDate { lines.append((Formatting.day(date), theme.dim)) }
         }
         return lines
@@ -31,7 +31,7 @@ extension ShelfScreen {
 
     func folderLines(_ item: PublicationItem, _ folder: PublicationItem.Folder, width: Int) -> [(String, Style)] {
         var lines: [(String, Style)] = []
-        for line in TextLayout.wrap(item.title, width: width, lines: 2) { lines.append((line, theme.title)) }
+        for line in TextLayout.wrap(item.title, width: width, lines: Self.longText) { lines.append((line, theme.title)) }
         let kind: String = switch folder.kind {
         case .sections: "Sections: Enter opens them"
         case .issues: "Issues: + subscribes to this feed"
@@ -47,112 +47,137 @@ extension ShelfScreen {
         }
         if let summary = folder.summary, !summary.isEmpty {
             lines.append(("", .plain))
-            for line in TextLayout.wrap(summary, width: width, lines: 4) { lines.append((line, .plain)) }
+            for line in TextLayout.wrap(summary, width: width, lines: Self.longText) { lines.append((line, .plain)) }
         }
         return lines
     }
 
+    /// What the details pane says of the selection, line by line, under its heading; nil when
+    /// nothing is selected.
+    func detailsPane(width: Int) -> (heading: String, lines: [(String, Style)])? {
+        switch model.screen {
+        case .browse:
+            guard let item = selectedPublication, let folder = item.folder else { return nil }
+            return ("Section", folderLines(item, folder, width: width))
+        case .newsstand:
+            return selectedPublication.map { ("Publication", publicationLines($0, width: width)) }
+        case .issues, .new:
+            return selectedItem.map { ("Details", issueLines($0, width: width)) }
+        }
+    }
+
+    /// How many lines of the details pane do not fit in it: as far as `]` scrolls.
+    public var detailsOverflow: Int {
+        guard layout.fitsACard, let area = layout.details, area.height > 4,
+              let pane = detailsPane(width: max(1, area.width - 4)) else { return 0 }
+        return max(0, pane.lines.count - (area.height - 2))
+    }
+
+    func issueLines(_ item: ShelfItem, width: Int) -> [(String, Style)] {
+        var lines: [(String, Style)] = []
+        // The whole title, and a failure's whole sentence: the card has room for neither.
+        for line in TextLayout.wrap(item.title, width: width, lines: Self.longText) { lines.append((line, theme.title)) }
+        lines.append(("", .plain))
+        lines.append((Formatting.day(item.releaseDate) + "  " + (item.isFree ? "free" : "paid") + (item.price.map { " · " + $0 } ?? ""), theme.dim))
+        if let authors = item.authors {
+            for line in TextLayout.wrap("By " + authors, width: width, lines: Self.longText) { lines.append((line, theme.dim)) }
+        }
+        if let size = item.size { lines.append(("Size: " + Formatting.bytes(size), .plain)) }
+        if let publication = item.publication { lines.append((publication, theme.dim)) }
+        let stateStyle: Style = if case .failed = item.state { theme.failure } else { .plain }
+        for line in TextLayout.wrap("State: " + describe(item.state), width: width, lines: Self.longText) { lines.append((line, stateStyle)) }
+        var marks: [String] = []
+        if item.isNew { marks.append("new") }
+        if item.isRead { marks.append("read") } else if item.isUnread { marks.append("unread") }
+        if item.isPinned { marks.append("pinned") }
+        if !marks.isEmpty {
+            lines.append((marks.joined(separator: ", ").prefix(1).uppercased() + marks.joined(separator: ", ").dropFirst(),
+                          item.isNew || item.isUnread ? theme.unread : .plain))
+        }
+        if let firstSeen = item.firstSeen { lines.append(("First seen: " + Formatting.moment(firstSeen), .plain)) }
+        if let openedAt = item.openedAt { lines.append(("Opened: " + Formatting.moment(openedAt), .plain)) }
+        if let sizeOnDisk = item.sizeOnDisk {
+            lines.append(("On disk: " + Formatting.bytes(sizeOnDisk) + (item.mediaType.map { ", " + $0 } ?? ""), .plain))
+        } else if let mediaType = item.mediaType {
+            lines.append(("Type: " + mediaType, .plain))
+        }
+        if let name = item.serverFileName { lines.append(("Server's name: " + name, theme.dim)) }
+        if let summary = item.summary, !summary.isEmpty {
+            lines.append(("", .plain))
+            for line in TextLayout.wrap(summary, width: width, lines: Self.longText) { lines.append((line, .plain)) }
+        }
+        if let path = model.selectedPath {
+            lines.append(("", .plain))
+            lines.append(("File:", theme.dim))
+            var rest = Substring(path)
+            while !rest.isEmpty {
+                lines.append((String(rest.prefix(width)), theme.dim))
+                rest = rest.dropFirst(width)
+            }
+        }
+        return lines
+    }
+
+    /// As many lines as a title or summary of the largest size the catalog checks let through
+    /// can take in a narrow pane: the text is whole, and the pane scrolls.
+    static let longText = 400
+
     func renderDetails(into buffer: inout Buffer, area: Rect) {
-        if model.screen == .browse {
+        if area.height > 4 {
+            renderDetailsPane(into: &buffer, area: area)
+        } else {
+            renderDetailsStrip(into: &buffer, area: area)
+        }
+    }
+
+    /// The boxed pane, scrolled by `state.detailsOffset`, with marks on its border for the lines
+    /// above and below.
+    private func renderDetailsPane(into buffer: inout Buffer, area: Rect) {
+        let inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
+        guard let pane = detailsPane(width: max(1, inner.width)) else { return }
+        buffer.box(area, style: theme.border)
+        buffer.write(" \(pane.heading) ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
+        let top = min(state.detailsOffset, max(0, pane.lines.count - inner.height))
+        for (offset, line) in pane.lines.dropFirst(top).prefix(inner.height).enumerated() {
+            buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
+        }
+        let border = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
+        func mark(_ text: String, y: Int) {
+            let width = DisplayWidth.of(text)
+            guard width + DisplayWidth.of(pane.heading) + 4 <= border.width else { return }
+            buffer.write(text, x: border.maxX - width, y: y, style: theme.key, clip: border)
+        }
+        let keys = { (action: ShelfSettings.Action) in settings.keys[action]?.first.map { " · " + $0 } ?? "" }
+        if top > 0 { mark(" ↑ \(top)\(keys(.detailsUp)) ", y: area.y) }
+        let below = pane.lines.count - top - inner.height
+        if below > 0 { mark(" ↓ \(below) more\(keys(.detailsDown)) ", y: area.maxY - 1) }
+    }
+
+    /// The strip below a short grid: the selection in three lines, cut.
+    private func renderDetailsStrip(into buffer: inout Buffer, area: Rect) {
+        let inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
+        let rows: [(String, Style)]
+        switch model.screen {
+        case .browse:
             guard let item = selectedPublication, let folder = item.folder else { return }
             let lines = folderLines(item, folder, width: max(1, area.width - 4))
-            if area.height > 4 {
-                buffer.box(area, style: theme.border)
-                buffer.write(" Section ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
-                let inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
-                for (offset, line) in lines.prefix(inner.height).enumerated() {
-                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
-                }
-            } else {
-                let inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
-                buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
-                let rows = [("", Style.plain), (item.title, theme.title), lines[min(lines.count - 1, 1)]]
-                for (offset, line) in rows.prefix(inner.height).enumerated() {
-                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
-                }
-            }
-            return
-        }
-        if model.screen == .newsstand {
+            rows = [("", Style.plain), (item.title, theme.title), lines[min(lines.count - 1, 1)]]
+        case .newsstand:
             guard let publication = selectedPublication else { return }
-            if area.height > 4 {
-                buffer.box(area, style: theme.border)
-                buffer.write(" Publication ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
-                let inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
-                for (offset, line) in publicationLines(publication, width: inner.width).prefix(inner.height).enumerated() {
-                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
-                }
-            } else {
-                let inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
-                buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
-                let lines = publicationLines(publication, width: inner.width)
-                let first = publication.title + " · " + Formatting.count(publication.issueCount, "issue")
-                    + " · \(publication.newCount) new · \(publication.unreadCount) unread · \(publication.downloadedCount) kept"
-                let rows = [("", Style.plain), (first, theme.title)] + lines.dropFirst(5).prefix(2)
-                for (offset, line) in rows.prefix(inner.height).enumerated() {
-                    buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
-                }
-            }
-            return
-        }
-        guard let item = selectedItem else { return }
-        let isPane = area.height > 4
-        var lines: [(String, Style)] = []
-        let inner: Rect
-        if isPane {
-            buffer.box(area, style: theme.border)
-            buffer.write(" Details ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
-            inner = Rect(x: area.x + 2, y: area.y + 1, width: area.width - 4, height: area.height - 2)
-            // The whole title, and a failure's whole sentence: the card has room for neither.
-            for line in TextLayout.wrap(item.title, width: inner.width, lines: 6) { lines.append((line, theme.title)) }
-            lines.append(("", .plain))
-            lines.append((Formatting.day(item.releaseDate) + "  " + (item.isFree ? "free" : "paid") + (item.price.map { " · " + $0 } ?? ""), theme.dim))
-            if let authors = item.authors { lines.append(("By " + authors, theme.dim)) }
-            if let size = item.size { lines.append(("Size: " + Formatting.bytes(size), .plain)) }
-            if let publication = item.publication { lines.append((publication, theme.dim)) }
-            let stateStyle: Style = if case .failed = item.state { theme.failure } else { .plain }
-            for line in TextLayout.wrap("State: " + describe(item.state), width: inner.width, lines: 5) { lines.append((line, stateStyle)) }
-            var marks: [String] = []
-            if item.isNew { marks.append("new") }
-            if item.isRead { marks.append("read") } else if item.isUnread { marks.append("unread") }
-            if item.isPinned { marks.append("pinned") }
-            if !marks.isEmpty {
-                lines.append((marks.joined(separator: ", ").prefix(1).uppercased() + marks.joined(separator: ", ").dropFirst(),
-                              item.isNew || item.isUnread ? theme.unread : .plain))
-            }
-            if let firstSeen = item.firstSeen { lines.append(("First seen: " + Formatting.moment(firstSeen), .plain)) }
-            if let openedAt = item.openedAt { lines.append(("Opened: " + Formatting.moment(openedAt), .plain)) }
-            if let sizeOnDisk = item.sizeOnDisk {
-                lines.append(("On disk: " + Formatting.bytes(sizeOnDisk) + (item.mediaType.map { ", " + $0 } ?? ""), .plain))
-            } else if let mediaType = item.mediaType {
-                lines.append(("Type: " + mediaType, .plain))
-            }
-            if let name = item.serverFileName { lines.append(("Server's name: " + name, theme.dim)) }
-            if let summary = item.summary, !summary.isEmpty {
-                lines.append(("", .plain))
-                for line in TextLayout.wrap(summary, width: inner.width, lines: 6) { lines.append((line, .plain)) }
-            }
-            if let path = model.selectedPath {
-                lines.append(("", .plain))
-                lines.append(("File:", theme.dim))
-                var rest = Substring(path)
-                while !rest.isEmpty {
-                    lines.append((String(rest.prefix(inner.width)), theme.dim))
-                    rest = rest.dropFirst(inner.width)
-                }
-            }
-        } else {
-            inner = Rect(x: area.x + 1, y: area.y, width: area.width - 2, height: area.height)
-            buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
-            lines.append(("", .plain))
+            let lines = publicationLines(publication, width: inner.width)
+            let first = publication.title + " · " + Formatting.count(publication.issueCount, "issue")
+                + " · \(publication.newCount) new · \(publication.unreadCount) unread · \(publication.downloadedCount) kept"
+            rows = [("", Style.plain), (first, theme.title)] + lines.dropFirst(lines.firstIndex { $0.0.isEmpty }.map { $0 + 3 } ?? 5).prefix(2)
+        case .issues, .new:
+            guard let item = selectedItem else { return }
             var first = item.title + " · " + Formatting.day(item.releaseDate)
             if let size = item.size { first += " · " + Formatting.bytes(size) }
             first += " · " + describe(item.state)
-            lines.append((first, theme.title))
-            lines.append((item.summary ?? "", .plain))
-            lines.append((model.selectedPath.map { "On disk: " + $0 } ?? "", theme.dim))
+            rows = [("", .plain), (first, theme.title), (item.summary ?? "", .plain),
+                    (model.selectedPath.map { "On disk: " + $0 } ?? "", theme.dim)]
         }
-        for (offset, line) in lines.prefix(inner.height).enumerated() {
+        buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
+        for (offset, line) in rows.prefix(inner.height).enumerated() {
             buffer.write(DisplayWidth.truncate(line.0, to: inner.width), x: inner.x, y: inner.y + offset, style: line.1, clip: inner)
         }
     }

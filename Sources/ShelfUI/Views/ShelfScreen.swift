@@ -213,6 +213,7 @@ public struct ShelfScreen {
                 (keys(.filter), "search the server (where its feed offers it)"),
                 (keys(.back), "up one level, then back"),
                 (keys(.toggleView), "grid or list view"),
+                (keys(.detailsUp) + " · " + keys(.detailsDown), "scroll the section's details up · down"),
                 (keys(.help), "this help"),
                 (keys(.quit), "quit (downloads resume next time)"),
             ]
@@ -228,6 +229,7 @@ public struct ShelfScreen {
                 (keys(.filter), "filter by title (Enter keeps, Esc clears)"),
                 (keys(.back), "clear the filter"),
                 (keys(.toggleView), "grid or list view (remembered)"),
+                (keys(.detailsUp) + " · " + keys(.detailsDown), "scroll the details up · down"),
                 (keys(.help), "this help"),
                 (keys(.quit), "quit (downloads resume next time)"),
                 ("mouse", "click selects, double-click opens"),
@@ -247,6 +249,7 @@ public struct ShelfScreen {
             (keys(.newIssues), "new issues of every publication"),
             (keys(.browse), "browse the server's sections"),
             (keys(.toggleView), "grid or list view (remembered)"),
+            (keys(.detailsUp) + " · " + keys(.detailsDown), "scroll the details up · down"),
             (keys(.help), "this help"),
             (keys(.back), "back to the newsstand"),
             (keys(.quit), "quit (downloads resume next time)"),
@@ -258,12 +261,14 @@ public struct ShelfScreen {
         let keyWidth = 19
         let lines = Self.helpLines(for: model.screen, settings: settings).map { (DisplayWidth.pad($0.0, to: keyWidth), $0.1) }
         let width = min(buffer.width, 2 + keyWidth + 2 + (lines.map { DisplayWidth.of($0.1) }.max() ?? 0) + 2)
-        let height = min(buffer.height, lines.count + 4)
+        // A blank line under the title when there is room for it: at 60×20 every key fits without.
+        let margin = lines.count + 4 <= buffer.height ? 1 : 0
+        let height = min(buffer.height, lines.count + 3 + margin)
         let area = Rect(x: (buffer.width - width) / 2, y: (buffer.height - height) / 2, width: width, height: height)
         buffer.fill(area, with: Cell(" ", style: theme.overlay))
         buffer.box(area, style: theme.selectedBorder)
         buffer.write(" Keys ", x: area.x + 2, y: area.y, style: theme.title, clip: area)
-        let inner = Rect(x: area.x + 2, y: area.y + 2, width: area.width - 4, height: area.height - 3)
+        let inner = Rect(x: area.x + 2, y: area.y + 1 + margin, width: area.width - 4, height: area.height - 2 - margin)
         for (offset, line) in lines.prefix(inner.height).enumerated() {
             let used = buffer.write(line.0, x: inner.x, y: inner.y + offset, style: theme.key, clip: inner)
             buffer.write("  " + line.1, x: inner.x + used, y: inner.y + offset, style: .plain, clip: inner)

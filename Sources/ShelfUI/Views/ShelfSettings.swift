@@ -12,6 +12,7 @@ public struct ShelfSettings: Sendable, Equatable {
         case filter, sort, help, back, quit
         case browse, subscribe
         case toggleView = "toggle-view"
+        case detailsUp = "details-up", detailsDown = "details-down"
 
         /// The key it has unless the configuration says otherwise.
         public var defaultKeys: [String] {
@@ -34,6 +35,8 @@ public struct ShelfSettings: Sendable, Equatable {
             case .browse: return ["b"]
             case .subscribe: return ["+"]
             case .toggleView: return ["v"]
+            case .detailsUp: return ["["]
+            case .detailsDown: return ["]"]
             }
         }
     }

@@ -12,7 +12,12 @@ public struct ShelfState: Sendable, Equatable {
     }
 
     /// Index of the selected card in the filtered, sorted list.
-    public var selected = 0
+    public var selected = 0 {
+        // Another card's details start at their top.
+        didSet { if selected != oldValue { detailsOffset = 0 } }
+    }
+    /// Lines of the details pane scrolled off its top (`[` and `]`, the wheel over the pane).
+    public var detailsOffset = 0
     /// The first visible row of cards.
     public var firstRow = 0
     public var filter = ""

@@ -7,31 +7,41 @@ enum TextLayout {
         guard width > 0, lines > 0 else { return [] }
         var result: [String] = []
         var current = ""
-        var words = TextSanitizer.inert(text).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        while !words.isEmpty {
-            let word = words.removeFirst()
-            let candidate = current.isEmpty ? word : current + " " + word
+        let words = TextSanitizer.inert(text).split(separator: " ", omittingEmptySubsequences: true)
+        var next = 0
+        // The rest of a word cut at the end of a line: the next line starts with it.
+        var carried: Substring?
+        while carried != nil || next < words.count {
+            let word: Substring
+            if let rest = carried {
+                word = rest
+                carried = nil
+            } else {
+                word = words[next]
+                next += 1
+            }
+            let candidate = current.isEmpty ? String(word) : current + " " + word
             if DisplayWidth.of(candidate) <= width {
                 current = candidate
                 continue
             }
             if current.isEmpty {
                 // A word longer than the line: cut it where it must be cut.
-                var head = "", rest = Substring(word)
+                var head = "", rest = word
                 while let character = rest.first, DisplayWidth.of(head + String(character)) <= width {
                     head.append(character)
                     rest = rest.dropFirst()
                 }
                 if head.isEmpty { head = String(rest.prefix(1)); rest = rest.dropFirst() }
                 result.append(head)
-                if !rest.isEmpty { words.insert(String(rest), at: 0) }
+                if !rest.isEmpty { carried = rest }
             } else {
                 result.append(current)
                 current = ""
-                words.insert(word, at: 0)
+                carried = word
             }
             if result.count == lines {
-                let remaining = ([current] + words).filter { !$0.isEmpty }
+                let remaining = ([carried.map(String.init) ?? ""] + words[next...].map(String.init)).filter { !$0.isEmpty }
                 if !remaining.isEmpty {
                     result[lines - 1] = DisplayWidth.truncate(result[lines - 1] + " " + remaining.joined(separator: " "), to: width)
                 }
