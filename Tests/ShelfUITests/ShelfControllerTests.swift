@@ -216,7 +216,7 @@ final class ShelfControllerTests: XCTestCase {
         XCTAssertTrue(screens.contains { $0.contains("Marked read.") }, "u is toggle-read now")
         // m does nothing now (had it toggled, u would have toggled back): exactly one is read.
         XCTAssertEqual(newsstand.store(named: "beta")?.issues.filter { $0.reading?.isRead == true }.count, 1)
-        XCTAssertTrue(screens.contains { $0.contains("mark all of its issues read") }, "the help overlay of the newsstand view")
+        XCTAssertTrue(screens.contains { $0.contains("mark every issue read") }, "the help overlay of the newsstand view")
     }
 
     /// `M` asks before it marks a whole publication read, and says it did in the style of a

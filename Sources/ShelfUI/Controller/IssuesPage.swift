@@ -325,8 +325,12 @@ final class IssuesPage: ShelfPage {
         let covers = context.covers
         var item = ShelfItem(issue: issue, cover: covers.image(for: issue, columns: CardView.coverColumns, rows: context.layout.coverRows))
         let publication = newsstand.store(for: issue)?.displayTitle
-        if isNewIssues { item.publication = publication }
-        if let publication { item.cardTitle = ShelfItem.titleWithout(publication: publication, item.title) }
+        // Among several publications' issues (the New view) the name is what tells them apart.
+        if isNewIssues {
+            item.publication = publication
+        } else if let publication {
+            item.cardTitle = ShelfItem.titleWithout(publication: publication, item.title)
+        }
         return item
     }
 

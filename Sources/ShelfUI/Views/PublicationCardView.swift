@@ -47,22 +47,26 @@ struct PublicationCardView: ShelfCard {
         buffer.write(DisplayWidth.truncate(counts, to: inner.width), x: inner.x, y: inner.y + coverRows + 2,
                      style: item.unreadCount > 0 ? theme.unread : theme.dim, clip: inner)
 
-        let (label, style) = Self.conditionLabel(item.condition, theme: theme)
-        let (text, offset) = TextLayout.center(DisplayWidth.truncate(label, to: inner.width), width: inner.width)
+        let (label, style) = Self.conditionLabel(item.condition, theme: theme, width: inner.width)
+        let (text, offset) = TextLayout.center(label, width: inner.width)
         buffer.write(text, x: inner.x + offset, y: inner.y + coverRows + 3, style: style, clip: inner)
     }
 
-    /// How a publication's catalog stands, in a word or two.
-    static func conditionLabel(_ condition: PublicationItem.Condition, theme: Theme) -> (String, Style) {
-        switch condition {
-        case .loading: return ("loading…", theme.dim)
-        case .fresh(let date?): return ("✓ " + Formatting.moment(date), theme.dim)
-        case .fresh(nil): return ("✓ local", theme.dim)
-        case .refreshing: return ("refreshing…", theme.queued)
-        case .offline(let since): return ("offline · " + Formatting.moment(since), theme.failure)
-        case .needsCredentials: return ("NEEDS LOGIN", theme.failure)
-        case .failed: return ("ERROR", theme.failure)
+    /// How a publication's catalog stands, in a word or two: the longest wording that fits
+    /// `width` whole (a date cut in the middle says nothing).
+    static func conditionLabel(_ condition: PublicationItem.Condition, theme: Theme, width: Int) -> (String, Style) {
+        let (wordings, style): ([String], Style) = switch condition {
+        case .loading: (["loading…"], theme.dim)
+        case .fresh(let date?): (["✓ " + Formatting.moment(date), "✓ " + String(Formatting.moment(date).suffix(5)), "✓"], theme.dim)
+        case .fresh(nil): (["✓ local", "✓"], theme.dim)
+        case .refreshing: (["refreshing…"], theme.queued)
+        case .offline(let since):
+            (["offline since " + Formatting.moment(since), "offline · " + Formatting.moment(since),
+              "offline · " + String(Formatting.moment(since).suffix(5)), "offline"], theme.failure)
+        case .needsCredentials: (["NEEDS LOGIN"], theme.failure)
+        case .failed: (["ERROR"], theme.failure)
         }
+        return (wordings.first { DisplayWidth.of($0) <= width } ?? DisplayWidth.truncate(wordings[wordings.count - 1], to: width), style)
     }
 }
 

@@ -27,15 +27,19 @@ struct PublicationRowView: ShelfCard {
             right -= Self.conditionWidth
             buffer.write(kind, x: right + 1, y: y, style: styled(theme.dim), clip: area)
         } else {
-            let (label, style) = PublicationCardView.conditionLabel(item.condition, theme: theme)
+            let (label, style) = PublicationCardView.conditionLabel(item.condition, theme: theme, width: Self.conditionWidth - 1)
             right -= Self.conditionWidth
-            buffer.write(DisplayWidth.truncate(label, to: Self.conditionWidth - 1), x: right + 1, y: y, style: styled(style), clip: area)
+            buffer.write(label, x: right + 1, y: y, style: styled(style), clip: area)
             if area.width >= 60 {
-                var counts = "\(item.downloadedCount)/\(item.issueCount) kept"
-                if item.unreadCount > 0 { counts = "\(item.unreadCount) unread · " + counts }
-                if item.newCount > 0 { counts = "\(item.newCount) new · " + counts }
+                // The longest wording that fits whole, leaving off the least news first.
+                var parts: [String] = []
+                if item.newCount > 0 { parts.append("\(item.newCount) new") }
+                if item.unreadCount > 0 { parts.append("\(item.unreadCount) unread") }
+                let kept = "\(item.downloadedCount)/\(item.issueCount)"
+                let wordings = [parts + [kept + " kept"], parts + [kept], parts, [kept + " kept"]].map { $0.joined(separator: " · ") }
+                let counts = wordings.first { DisplayWidth.of($0) <= Self.countsWidth - 1 } ?? DisplayWidth.truncate(wordings[2], to: Self.countsWidth - 1)
                 right -= Self.countsWidth
-                buffer.write(DisplayWidth.truncate(counts, to: Self.countsWidth - 1), x: right + 1, y: y,
+                buffer.write(counts, x: right + 1, y: y,
                              style: styled(item.newCount + item.unreadCount > 0 ? theme.unread : theme.dim), clip: area)
             }
         }

@@ -29,6 +29,9 @@ public struct ShelfLayout: Sendable, Equatable {
     public let coverRows: Int
     /// Cards, or a line each.
     public let mode: ShelfSettings.ViewMode
+    /// The list view's closing line, which counts the lines above and below the screen: the
+    /// strip's top border when there is a strip, else a line of its own under the list.
+    public let listRule: Rect?
     /// The width of a card, or of a line in the list view.
     public let itemWidth: Int
     let gap: Int
@@ -56,6 +59,12 @@ public struct ShelfLayout: Sendable, Equatable {
             } else {
                 details = nil
             }
+            if let details, details.y > grid.y {
+                listRule = Rect(x: 0, y: details.y, width: width, height: 1)
+            } else {
+                grid.height = max(0, grid.height - 1)
+                listRule = grid.height > 0 ? Rect(x: grid.x, y: grid.maxY, width: grid.width, height: 1) : nil
+            }
             self.grid = grid
             (cardHeight, coverRows, gap) = (1, 0, 0)
             columns = grid.width >= Self.listMinimumWidth ? 1 : 0
@@ -64,6 +73,7 @@ public struct ShelfLayout: Sendable, Equatable {
             return
         }
         itemWidth = Self.cardWidth
+        listRule = nil
         let besideDetails = Self.columnsBesideDetails * (Self.cardWidth + 2) - 2 + Self.detailsWidth
         if width >= besideDetails { grid.width -= Self.detailsWidth }
         let fullRows = gridHeight / Self.cardHeight

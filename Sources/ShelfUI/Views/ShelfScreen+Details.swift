@@ -172,9 +172,18 @@ extension ShelfScreen {
             guard let item = selectedItem else { return }
             var first = item.title + " · " + Formatting.day(item.releaseDate)
             if let size = item.size { first += " · " + Formatting.bytes(size) }
-            first += " · " + describe(item.state)
-            rows = [("", .plain), (first, theme.title), (item.summary ?? "", .plain),
-                    (model.selectedPath.map { "On disk: " + $0 } ?? "", theme.dim)]
+            // The state on a line of its own, a failure's sentence on two: what went wrong is
+            // worth more than the summary.
+            let failed: Bool = if case .failed = item.state { true } else { false }
+            let state = TextLayout.wrap(describe(item.state).prefix(1).uppercased() + describe(item.state).dropFirst(),
+                                        width: inner.width, lines: failed ? 2 : 1)
+            var lines: [(String, Style)] = [("", .plain), (first, theme.title)] + state.map { ($0, failed ? theme.failure : .plain) }
+            if let path = model.selectedPath {
+                lines.append(("On disk: " + path, theme.dim))
+            } else if let summary = item.summary {
+                lines.append((summary, .plain))
+            }
+            rows = lines
         }
         buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: Cell("─", style: theme.border))
         for (offset, line) in rows.prefix(inner.height).enumerated() {

@@ -42,6 +42,7 @@ public struct ShelfScreen {
         if layout.fitsACard {
             renderGrid(into: &buffer)
             if let details = layout.details { renderDetails(into: &buffer, area: details) }
+            if let rule = layout.listRule { renderListRule(into: &buffer, area: rule) }
         } else {
             renderTooSmall(into: &buffer)
         }
@@ -139,6 +140,8 @@ public struct ShelfScreen {
             let rect = layout.cardRect(column: offset % layout.columns, row: offset / layout.columns)
             card(item, range.lowerBound + offset == state.selected).render(into: &buffer, area: rect.intersection(layout.grid))
         }
+        // The list counts what is off screen on its closing line.
+        guard layout.mode == .grid else { return }
         // How many cards are off screen, at the right of the grid's top and bottom lines: in the
         // space beside the cards when there is some, else on the last card's border, short of its corner.
         let grid = layout.grid
@@ -152,6 +155,18 @@ public struct ShelfScreen {
         if range.upperBound < itemCount {
             place(" ↓ \(itemCount - range.upperBound) more ", y: grid.y + min(grid.height, layout.visibleRows * layout.cardHeight) - 1)
         }
+    }
+
+    /// The line under the list, with how many lines are above and below the screen.
+    private func renderListRule(into buffer: inout Buffer, area: Rect) {
+        buffer.fill(area, with: Cell("─", style: theme.border))
+        let range = layout.visibleRange(firstRow: state.firstRow, count: itemCount)
+        var marks: [String] = []
+        if range.lowerBound > 0 { marks.append("↑ \(range.lowerBound) more") }
+        if range.upperBound < itemCount { marks.append("↓ \(itemCount - range.upperBound) more") }
+        guard !marks.isEmpty else { return }
+        let text = " " + marks.joined(separator: " · ") + " "
+        buffer.write(text, x: max(area.x, area.maxX - 1 - DisplayWidth.of(text)), y: area.y, style: theme.key, clip: area)
     }
 
     private func renderTooSmall(into buffer: inout Buffer) {
@@ -180,20 +195,27 @@ public struct ShelfScreen {
         }
         let style = state.message.map { theme.status($0.kind) } ?? (model.statusIsWarning ? theme.statusWarning : theme.statusBar)
         buffer.fill(area, with: Cell(" ", style: style))
-        var right = ""
-        if model.activeDownloads > 0 {
-            right += "↓ \(model.activeDownloads) · \(Formatting.bytes(Int64(model.bytesPerSecond)))/s · "
-        }
-        right += "library \(Formatting.bytes(model.librarySize))"
-        if let budget = model.storageBudget { right += " of \(Formatting.bytes(budget))" }
-        right += " · ? help "
         let left = " " + (state.message?.text ?? model.status)
-        let rightWidth = DisplayWidth.of(right)
-        let leftRoom = area.width - rightWidth - 1
+        // The right-hand figures give way, least needed first (the budget, the library's size,
+        // the speed), before the status or message on the left is cut.
+        let downloads = model.activeDownloads > 0 ? "↓ \(model.activeDownloads)" : nil
+        let speed = model.activeDownloads > 0 ? Formatting.bytes(Int64(model.bytesPerSecond)) + "/s" : nil
+        let library = "library " + Formatting.bytes(model.librarySize)
+        let budget = model.storageBudget.map { library + " of " + Formatting.bytes($0) }
+        let rights = [[downloads, speed, budget ?? library], [downloads, speed, library], [downloads, speed], [downloads], []]
+            .map { ($0.compactMap { $0 } + ["? help "]).joined(separator: " · ") }
+        let leftWidth = DisplayWidth.of(left)
+        if let right = rights.first(where: { area.width - DisplayWidth.of($0) - 1 >= leftWidth }) {
+            buffer.write(left, x: 0, y: area.y, style: style, clip: area)
+            buffer.write(right, x: area.maxX - DisplayWidth.of(right), y: area.y, style: style, clip: area)
+            return
+        }
         // A message is what the user must read now: the line is its own when it needs all of it.
-        if leftRoom >= (state.message == nil ? 12 : DisplayWidth.of(left)) {
+        let right = rights[rights.count - 1]
+        let leftRoom = area.width - DisplayWidth.of(right) - 1
+        if state.message == nil && leftRoom >= 12 {
             buffer.write(DisplayWidth.truncate(left, to: leftRoom), x: 0, y: area.y, style: style, clip: area)
-            buffer.write(right, x: area.maxX - rightWidth, y: area.y, style: style, clip: area)
+            buffer.write(right, x: area.maxX - DisplayWidth.of(right), y: area.y, style: style, clip: area)
         } else {
             buffer.write(DisplayWidth.truncate(left, to: area.width), x: 0, y: area.y, style: style, clip: area)
         }
@@ -209,11 +231,11 @@ public struct ShelfScreen {
             return [
                 ("← ↓ ↑ → h j k l", "move"),
                 (keys(.open), "open the section"),
-                (keys(.subscribe), "subscribe to the section under the cursor"),
-                (keys(.filter), "search the server (where its feed offers it)"),
+                (keys(.subscribe), "subscribe to the selected section"),
+                (keys(.filter), "search the server (if it offers it)"),
                 (keys(.back), "up one level, then back"),
                 (keys(.toggleView), "grid or list view"),
-                (keys(.detailsUp) + " · " + keys(.detailsDown), "scroll the section's details up · down"),
+                (keys(.detailsUp) + " · " + keys(.detailsDown), "scroll the details up · down"),
                 (keys(.help), "this help"),
                 (keys(.quit), "quit (downloads resume next time)"),
             ]
@@ -223,10 +245,10 @@ public struct ShelfScreen {
                 ("← ↓ ↑ → h j k l", "move"),
                 (keys(.open), "open the publication's issues"),
                 (keys(.newIssues), "new issues of every publication"),
-                (keys(.refresh) + " · " + keys(.refreshAll), "refresh this publication · all of them"),
-                (keys(.markAllRead), "mark all of its issues read (asks first)"),
+                (keys(.refresh) + " · " + keys(.refreshAll), "refresh this one · all of them"),
+                (keys(.markAllRead), "mark every issue read (asks first)"),
                 (keys(.browse), "browse its server's sections"),
-                (keys(.filter), "filter by title (Enter keeps, Esc clears)"),
+                (keys(.filter), "filter (Enter keeps, Esc clears)"),
                 (keys(.back), "clear the filter"),
                 (keys(.toggleView), "grid or list view (remembered)"),
                 (keys(.detailsUp) + " · " + keys(.detailsDown), "scroll the details up · down"),
@@ -241,7 +263,7 @@ public struct ShelfScreen {
             (keys(.open), "download, or read when downloaded"),
             (keys(.download) + " · " + keys(.cancel), "download · cancel the download"),
             (keys(.delete), "delete the downloaded issue"),
-            (keys(.filter), "filter by title (Enter keeps, Esc clears)"),
+            (keys(.filter), "filter (Enter keeps, Esc clears)"),
             (keys(.sort), "sort by date, title or state"),
             (keys(.toggleRead) + " · " + keys(.togglePin), "mark read or unread · pin or unpin"),
             (keys(.markAllRead), "mark all of them read (asks first)"),
