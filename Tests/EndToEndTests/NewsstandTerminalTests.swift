@@ -157,4 +157,91 @@ final class NewsstandTerminalTests: XCTestCase {
         let list = try CommandRunner(folder: folder).run("list", "--json", "--subscription", "4f6e6577657374")
         XCTAssertTrue(list.output.contains("urn:uuid:2b9c7a61-0b4e-4d0c-9a49-6ac1e07c1a03"), list.output + list.error)
     }
+
+    /// Every page (the newsstand, a publication's issues, New, a server's sections) at 80×24,
+    /// 60×20, 120×36 and 200×60, in the grid and the list: the bars reach the right edge, every
+    /// issue is on screen or counted by a mark, and the New view names each issue's publication.
+    func testEveryPageAtEverySizeInBothViews() throws {
+        server.serve("/opds", .init(body: Fixtures.feed("calibre-root.xml"), contentType: "application/atom+xml"))
+        let config = """
+            max_storage = "100 MB"
+
+            [subscriptions.calibre]
+            url = "\(server.url("/opds").absoluteString)"
+
+            [subscriptions.monthly]
+            url = "\(server.url("/monthly/catalog.plist").absoluteString)"
+
+            [subscriptions.weekly]
+            url = "\(server.url("/weekly/catalog.plist").absoluteString)"
+            """
+        try config.write(toFile: folder.path + "/config/newsstand/config.toml", atomically: true, encoding: .utf8)
+        for number in 3...12 { server.serve("/weekly/issue-\(number).pdf", .init(body: Fixtures.pdf(size: 1_000, seed: 1))) }
+        publish("weekly", issues: 10)
+        XCTAssertEqual(try CommandRunner(folder: folder).run("refresh").status, 0)
+        // Two issues arrive after the first refresh: the New view has them.
+        publish("weekly", issues: 12)
+
+        let shelf = try TmuxSession([CommandRunner.executable], environment: environment, width: 80, height: 24)
+        XCTAssertTrue(shelf.waitFor("3 publications"), shelf.screen())
+        func lines() -> [String] { shelf.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        /// The bars of the screen now: the header from the left edge, the status line to the right
+        /// edge (its last cell a space of the bar), neither cut.
+        func assertBars(_ what: String, width: Int, height: Int, file: StaticString = #filePath, line: UInt = #line) {
+            let screen = lines()
+            XCTAssertTrue(screen.first?.hasPrefix(" newsstand") ?? false, "\(what): the header\n\(screen.joined(separator: "\n"))", file: file, line: line)
+            let status = screen.count >= height ? screen[height - 1] : ""
+            XCTAssertTrue(status.hasSuffix("? help") && status.count == width - 1,
+                          "\(what): the status line reaches the right edge (\(status.count) of \(width), \(screen.count) lines)\n\(screen.joined(separator: "\n"))", file: file, line: line)
+            XCTAssertFalse(screen[0].contains("…") || status.contains("…"), "\(what): a bar is cut\n\(screen[0])\n\(status)", file: file, line: line)
+        }
+        /// The issues on screen (by number) and the counts in the marks add up to all twelve.
+        func shownAndCounted(_ screen: String) -> (shown: Set<Int>, counted: Int) {
+            let shown = Set(screen.matches(of: /No\. (\d+)/).compactMap { Int($0.1) })
+            let counted = screen.matches(of: /[↑↓] (\d+) more/).compactMap { Int($0.1) }.reduce(0, +)
+            return (shown, counted)
+        }
+        for view in ["grid", "list"] {
+            for (width, height) in [(80, 24), (60, 20), (120, 36), (200, 60)] {
+                let size = "\(view) \(width)×\(height)"
+                try shelf.resize(width: width, height: height)
+                // Drawn at the new size: the status line is on its last row.
+                XCTAssertTrue(shelf.waitForScreen { screen in
+                    let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                    return rows.count >= height && rows[height - 1].count == width - 1 && screen.contains("Weekly")
+                },
+                              "\(size): the newsstand\n\(shelf.screen())")
+                for title in ["calibre Library", "Monthly", "Weekly"] {
+                    XCTAssertTrue(shelf.screen().contains(title), "\(size): \(title) on the newsstand\n\(shelf.screen())")
+                }
+                assertBars("\(size) newsstand", width: width, height: height)
+
+                try shelf.send("End", "Enter")
+                XCTAssertTrue(shelf.waitForScreen { screen in
+                    screen.contains("newsstand · Weekly") && shownAndCounted(screen).shown.count + shownAndCounted(screen).counted == 12
+                }, "\(size): each of the twelve issues shown or counted: \(shownAndCounted(shelf.screen()))\n\(shelf.screen())")
+                assertBars("\(size) issues", width: width, height: height)
+                if (width, height) == (80, 24) {
+                    XCTAssertGreaterThanOrEqual(shownAndCounted(shelf.screen()).shown.count, view == "grid" ? 6 : 12, "\(size)\n\(shelf.screen())")
+                }
+
+                try shelf.send("n")
+                XCTAssertTrue(shelf.waitForScreen { $0.contains("newsstand · New") && $0.contains("Weekly No. 12") && $0.contains("Weekly No. 11") },
+                              "\(size): the New view names the publication\n\(shelf.screen())")
+                assertBars("\(size) New", width: width, height: height)
+
+                try shelf.send("Escape")
+                XCTAssertTrue(shelf.waitFor("3 publications"), shelf.screen())
+                try shelf.send("Home", "b")
+                XCTAssertTrue(shelf.waitForScreen { $0.contains("Browse") && $0.contains("By Author") && $0.contains("3 sections") },
+                              "\(size): the server's sections\n\(shelf.screen())")
+                assertBars("\(size) browse", width: width, height: height)
+                try shelf.send("Escape")
+                XCTAssertTrue(shelf.waitForScreen { $0.contains("3 publications") && !$0.contains("Browse") }, shelf.screen())
+            }
+            try shelf.send("v")
+        }
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
 }
