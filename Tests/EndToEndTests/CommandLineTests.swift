@@ -77,6 +77,14 @@ final class CommandLineTests: XCTestCase {
             XCTAssertFalse(library.contains { $0.hasSuffix("/\(id)") && !$0.contains("/.covers/") }, "a cover makes no issue folder")
         }
         XCTAssertLessThanOrEqual(server.maximumActiveTransfers, 3)
+        // The library's size (the shelf's, the budget's) counts the covers; usage says how much they are of it.
+        let usage = try runner.run("usage", "--json", "--catalog", catalogURL)
+        let usageJSON = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(usage.output.utf8)) as? [String: Any], usage.output + usage.error)
+        let row = try XCTUnwrap((usageJSON["subscriptions"] as? [[String: Any]])?.first)
+        XCTAssertEqual(row["coverBytes"] as? Int, 250_000)
+        XCTAssertEqual(row["bytes"] as? Int, 250_000)
+        let table = try runner.run("usage", "--catalog", catalogURL)
+        XCTAssertTrue(table.output.contains("250 KB     0 issues, covers 250 KB of it"), table.output)
 
         let before = server.requests.count
         let again = try runner.run("covers", "c0", "c1", "--catalog", catalogURL)

@@ -195,7 +195,7 @@ public struct Library: Sendable {
         try? FileOps.remove(partInfoPath(for: key, as: type))
     }
 
-    /// The bytes on disk under the library, installed and partial.
+    /// The bytes on disk under the library: issues installed and partial, and the covers.
     public func sizeOnDisk() -> Int64 {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return 0 }
         var total: Int64 = 0
@@ -203,6 +203,12 @@ public struct Library: Sendable {
             if let size = FileOps.regularFileSize(root + "/" + name) { total += size }
         }
         return total
+    }
+
+    /// The bytes of the covers kept for the shelf (part of ``sizeOnDisk()``).
+    public func coversSizeOnDisk() -> Int64 {
+        ((try? FileManager.default.contentsOfDirectory(atPath: coversFolder)) ?? [])
+            .reduce(0) { $0 + (FileOps.regularFileSize(coversFolder + "/" + $1) ?? 0) }
     }
 
     /// The bytes of one issue's folder.

@@ -17,7 +17,10 @@ public struct StorageBudget: Sendable {
     /// Disk used by one subscription.
     public struct Usage: Sendable, Equatable {
         public var subscription: String
+        /// Issues and covers: what the budget counts.
         public var bytes: Int64
+        /// The covers' part of `bytes`.
+        public var coverBytes: Int64
         public var downloadedIssues: Int
     }
 
@@ -27,11 +30,12 @@ public struct StorageBudget: Sendable {
         var removable: Bool
     }
 
-    /// The bytes each subscription's issues take on disk (installed and partial).
+    /// The bytes each subscription's issues (installed and partial) and covers take on disk.
     public static func usage(of newsstand: Newsstand) -> [Usage] {
         newsstand.stores.map { store in
             let downloaded = store.issues.count { if case .downloaded = $0.state { return true } else { return false } }
-            return Usage(subscription: store.name, bytes: store.library.sizeOnDisk(), downloadedIssues: downloaded)
+            return Usage(subscription: store.name, bytes: store.library.sizeOnDisk(), coverBytes: store.library.coversSizeOnDisk(),
+                         downloadedIssues: downloaded)
         }
     }
 

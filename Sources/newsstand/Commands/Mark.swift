@@ -37,7 +37,7 @@ extension NewsstandCommand {
 
     /// Shows the disk used per publication.
     struct Usage: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "usage", abstract: "Show the disk used by each subscription's issues, and the total against the budget.")
+        static let configuration = CommandConfiguration(commandName: "usage", abstract: "Show the disk used by each subscription's issues and covers, and the total against the budget.")
 
         @OptionGroup var options: NewsstandOptions
 
@@ -60,6 +60,7 @@ extension NewsstandCommand {
                     for entry in usage {
                         writer.beginObject()
                         writer.field("bytes", entry.bytes)
+                        writer.field("coverBytes", entry.coverBytes)
                         writer.field("downloadedIssues", Int64(entry.downloadedIssues))
                         writer.field("name", entry.subscription)
                         writer.endObject()
@@ -71,7 +72,9 @@ extension NewsstandCommand {
                     return
                 }
                 for entry in usage {
-                    Output.line("\(DisplayWidth.pad(entry.subscription, to: 20))  \(DisplayWidth.pad(Formatting.bytes(entry.bytes), to: 9))  \(Formatting.count(entry.downloadedIssues, "issue"))")
+                    // The library size the shelf shows counts covers too: say how much of it they are.
+                    let covers = entry.coverBytes > 0 ? ", covers \(Formatting.bytes(entry.coverBytes)) of it" : ""
+                    Output.line("\(DisplayWidth.pad(entry.subscription, to: 20))  \(DisplayWidth.pad(Formatting.bytes(entry.bytes), to: 9))  \(Formatting.count(entry.downloadedIssues, "issue"))\(covers)")
                 }
                 let budget = newsstand.configuration.maxStorage.map { " of \(Formatting.bytes($0))" } ?? " (no max_storage: nothing is removed to make room)"
                 Output.line("\(DisplayWidth.pad("total", to: 20))  \(Formatting.bytes(total))\(budget)")
