@@ -22,7 +22,7 @@ define apt-install-missing
 	fi
 endef
 
-.PHONY: deps build run test test-tsan test-asan test-servers clean release install install-files uninstall deb test-install test-package
+.PHONY: deps build run test test-terminals test-tsan test-asan test-servers clean release install install-files uninstall deb test-install test-package
 
 deps:
 	$(call apt-install-missing,$(APT_PACKAGES))
@@ -33,14 +33,20 @@ build: deps
 run: build
 	$(BIN) $(ARGS)
 
+# The terminals the shelf's end-to-end tests type into besides tmux: GNU screen, and a real
+# xterm on a virtual X display (Xvfb), typed at with xdotool, its pixels read with xwd.
+TERMINAL_PACKAGES := screen xterm xvfb xdotool x11-apps
+test-terminals: deps
+	$(call apt-install-missing,$(TERMINAL_PACKAGES))
+
 # Every test, then a tiny run of the benchmark harness with the debug build, so that it cannot rot.
-test: deps bench-deps test-servers
+test: deps bench-deps test-servers test-terminals
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	python3 bench/bench.py --smoke --binary $(BIN)
 
 # The same tests under ThreadSanitizer (the download thread, notifications and the UI loop) and AddressSanitizer.
-test-tsan: deps test-servers
+test-tsan: deps test-servers test-terminals
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 # Leak checking is off for the test runner (XCTest keeps every test case alive until exit) but on

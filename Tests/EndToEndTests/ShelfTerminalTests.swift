@@ -198,12 +198,23 @@ final class ShelfTerminalTests: XCTestCase {
     }
 
     /// tmux sends `ESC [4~` and `ESC [1~` for End and Home, which xterm's terminfo (a common
-    /// TERM inside tmux) does not describe: they are still End and Home, never Escape.
+    /// TERM inside tmux) does not describe: they are still End and Home, never Escape; so with
+    /// tmux's own TERM, screen's, and in a real GNU screen.
     func testHomeAndEndWorkInsideTmuxWithAnXtermTERM() throws {
-        for term in ["xterm-256color", "screen-256color"] {
+        // GNU screen inside tmux: screen reads tmux's keys and sends its own to the shelf.
+        let screenDirectory = folder.path + "/screen"
+        try FileManager.default.createDirectory(atPath: screenDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for term in ["xterm-256color", "tmux-256color", "screen-256color", "GNU screen"] {
             let before = ["alpha", "beta", "gamma"].map { server.requests(for: "/issues/\($0).pdf").count }
             func fetched(_ index: Int) -> Bool { server.requests(for: "/issues/\(["alpha", "beta", "gamma"][index]).pdf").count > before[index] }
-            let shelf = try startShelf(["TERM": term])
+            let shelf: TmuxSession
+            if term == "GNU screen" {
+                shelf = try TmuxSession(["screen", "-q", CommandRunner.executable, "--catalog", catalogURL],
+                                        environment: environment.merging(["SCREENDIR": screenDirectory, "TERM": "xterm-256color"]) { $1 })
+                XCTAssertTrue(shelf.waitFor("3 of 3"), shelf.screen())
+            } else {
+                shelf = try startShelf(["TERM": term])
+            }
             try shelf.send("End")
             try shelf.send("Enter")
             XCTAssertTrue(server.wait { _ in fetched(2) }, "\(term): End selected the last issue\n\(shelf.screen())")
@@ -215,6 +226,31 @@ final class ShelfTerminalTests: XCTestCase {
             XCTAssertTrue(shelf.waitForScreen { $0.contains("Alpha issue") && $0.contains("State: downloaded") }, shelf.screen())
             try shelf.send("q")
             XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+            try FileManager.default.removeItem(atPath: folder.path + "/data")
+        }
+    }
+
+    /// A real xterm (on Xvfb, typed at through the X server): End, Home and PgDn as xterm itself
+    /// sends them, with the TERM it sets and with the common xterm-256color.
+    func testKeysAsARealXtermSendsThem() throws {
+        for term in ["xterm", "xterm-256color"] {
+            let names = ["alpha", "beta", "gamma"]
+            let before = names.map { server.requests(for: "/issues/\($0).pdf").count }
+            func fetched(_ index: Int) -> Bool { server.requests(for: "/issues/\(names[index]).pdf").count > before[index] }
+            let xterm = try XtermSession([CommandRunner.executable, "--catalog", catalogURL], environment: environment.merging(["TERM": term]) { $1 })
+            XCTAssertNotNil(xterm.waitForOutput("Gamma issue"), "\(term): the shelf\n\(xterm.output)")
+            try xterm.key("End", "Return")
+            XCTAssertTrue(server.wait { _ in fetched(2) }, "\(term): End selected the last issue")
+            try xterm.key("Home", "Return")
+            XCTAssertTrue(server.wait { _ in fetched(0) }, "\(term): Home selected the first")
+            XCTAssertFalse(fetched(1), term)
+            try xterm.key("Next", "Left", "Return")
+            XCTAssertTrue(server.wait { _ in fetched(1) }, "\(term): PgDn went to the last, Left to the middle one")
+            // Beta is slow: quitting asks first.
+            try xterm.key("q")
+            XCTAssertNotNil(xterm.waitForOutput("Quit?"), "\(term): asked before quitting")
+            try xterm.key("y")
+            XCTAssertTrue(xterm.waitForExit(), "\(term): q and y closed the shelf, and xterm with it")
             try FileManager.default.removeItem(atPath: folder.path + "/data")
         }
     }
