@@ -37,4 +37,12 @@ static inline int ncw_can_address_cursor(void) {
     return cup != NULL && cup != (const char *)-1;
 }
 
+/* Bytes written past curses, on the stream it writes to (so in order with it), flushed. */
+static inline void ncw_write_raw(const void *bytes, size_t count) {
+    fwrite(bytes, 1, count, stdout);
+    fflush(stdout);
+}
+/* Where curses believes the cursor is on the screen: put back after writing pictures past it. */
+static inline void ncw_screen_cursor(int *y, int *x) { getyx(curscr, *y, *x); }
+
 #endif

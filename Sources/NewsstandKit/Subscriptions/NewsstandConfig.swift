@@ -22,6 +22,8 @@ public struct NewsstandConfig: Sendable {
     public var shelfColors: [String: String] = [:]
     /// How the shelf shows publications and issues at first: `"grid"` (covers) or `"list"` (a line each).
     public var shelfView: String?
+    /// `covers = "auto" | "kitty" | "sixel" | "iterm2" | "symbols" | "off"`: how the shelf draws covers.
+    public var shelfCovers: String?
     /// Where each key is set in the file's text, for messages that name the line.
     private var text = ConfigText("")
 
@@ -95,6 +97,13 @@ public struct NewsstandConfig: Sendable {
         if let value = root["view"] {
             guard let view = value.string, ["grid", "list"].contains(view) else { throw fail(nil, "view", "expected \"grid\" or \"list\".") }
             config.shelfView = view
+        }
+        if let value = root["covers"] {
+            let choices = ["auto", "kitty", "sixel", "iterm2", "symbols", "off"]
+            guard let covers = value.string, choices.contains(covers) else {
+                throw fail(nil, "covers", "expected one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ") + ".")
+            }
+            config.shelfCovers = covers
         }
         if let value = root["keys"] {
             guard let table = value.table else { throw fail(nil, "keys", "expected a table: [keys] with ACTION = \"KEY\".") }

@@ -4,7 +4,7 @@ import Foundation
 /// the PDF opener. The pipe it reads is close-on-exec, so that another program started at the
 /// same moment (the opener, while a refresh runs a password command) cannot inherit it and
 /// keep it open.
-enum Subprocess {
+public enum Subprocess {
     /// How a run ended.
     struct Outcome {
         /// The exit status; 128 + N for a signal.
@@ -21,7 +21,16 @@ enum Subprocess {
         let code: Int32
     }
 
-    static func run(_ arguments: [String], environment: [String: String]?, capturingOutput: Bool) -> Result<Outcome, StartFailure> {
+    /// What a short query program prints (`tmux display -p …`), its errors discarded; nil when it
+    /// cannot start or fails.
+    public static func output(of arguments: [String]) -> String? {
+        guard case .success(let outcome) = run(arguments, environment: nil, capturingOutput: true, quiet: true), outcome.status == 0 else {
+            return nil
+        }
+        return outcome.output
+    }
+
+    static func run(_ arguments: [String], environment: [String: String]?, capturingOutput: Bool, quiet: Bool = false) -> Result<Outcome, StartFailure> {
         var pipe: [Int32] = [-1, -1]
         if capturingOutput {
             guard let made = FileOps.closeOnExecPipe() else { return .failure(StartFailure(code: errno)) }
@@ -35,6 +44,7 @@ enum Subprocess {
             posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         }
+        if quiet { posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0) }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer {

@@ -60,7 +60,8 @@ final class ShelfContext {
         theme = Theme(colors: terminal.colorSupport, overrides: settings.colors)
         viewMode = Self.rememberedView(in: newsstand.configuration.directories) ?? settings.view
         layout = ShelfLayout(width: terminal.width, height: terminal.height, mode: viewMode)
-        covers = CoverLoader(newsstand: newsstand, colors: terminal.colorSupport) {
+        covers = CoverLoader(newsstand: newsstand, colors: terminal.colorSupport, pictures: terminal.pictureStore,
+                             enabled: settings.covers != .off) {
             trace?.write("cover")
             signals.mark {
                 $0.redraw = true

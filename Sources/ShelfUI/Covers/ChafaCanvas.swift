@@ -73,6 +73,33 @@ final class ChafaCanvas {
         return CoverImage(columns: columns, rows: rows, cells: cells)
     }
 
+    /// A picture for a terminal that shows sixel or iTerm2 images: `rgba` (`width` × `height`,
+    /// 4 bytes a pixel) as the escape sequence that draws it over `columns` × `rows` cells of
+    /// `cellWidth` × `cellHeight` pixels at the cursor. chafa writes the sequence with the
+    /// terminal description of a terminal known to show them (mlterm's sixels, iTerm2's images).
+    static func picture(rgba: [UInt8], width: Int, height: Int, columns: Int, rows: Int, cellWidth: Int, cellHeight: Int,
+                        sixel: Bool) -> [UInt8] {
+        let config = chafa_canvas_config_new()
+        defer { chafa_canvas_config_unref(config) }
+        chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
+        chafa_canvas_config_set_cell_geometry(config, Int32(cellWidth), Int32(cellHeight))
+        chafa_canvas_config_set_pixel_mode(config, sixel ? CHAFA_PIXEL_MODE_SIXELS : CHAFA_PIXEL_MODE_ITERM2)
+        chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
+        guard let canvas = chafa_canvas_new(config) else { return [] }
+        defer { chafa_canvas_unref(canvas) }
+        rgba.withUnsafeBufferPointer { pixels in
+            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, pixels.baseAddress, Int32(width), Int32(height), Int32(width * 4))
+        }
+        let environment = sixel ? ["TERM=mlterm"] : ["TERM=xterm-256color", "TERM_PROGRAM=iTerm.app"]
+        var variables: [UnsafeMutablePointer<gchar>?] = environment.map { strdup($0) } + [nil]
+        defer { variables.forEach { free($0) } }
+        guard let info = variables.withUnsafeMutableBufferPointer({ chafa_term_db_detect(chafa_term_db_get_default(), $0.baseAddress) }) else { return [] }
+        defer { chafa_term_info_unref(info) }
+        guard let printed = chafa_canvas_print(canvas, info) else { return [] }
+        defer { g_string_free(printed, 1) }
+        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(printed.pointee.str).assumingMemoryBound(to: UInt8.self), count: Int(printed.pointee.len)))
+    }
+
     /// A colour chafa handed back: packed RGB in truecolor mode, a palette index otherwise; a
     /// negative value (transparent) becomes the terminal's default.
     private func color(_ value: Int32) -> Color {

@@ -13,6 +13,10 @@ public struct CoverImage: Sendable, Equatable {
         self.cells = cells
     }
 
+    /// Whether the cells stand for a picture the terminal draws (kitty's placeholders), rather
+    /// than symbols.
+    var isPicture: Bool { cells.first?.text.unicodeScalars.first == KittyGraphics.placeholder }
+
     /// Copies the cells into `area`, cut to it.
     func render(into buffer: inout Buffer, area: Rect) {
         for row in 0..<min(rows, area.height) {
@@ -29,14 +33,14 @@ struct CoverPixels: Sendable {
     let height: Int
     let rgb: [UInt8]
 
-    /// Covers are kept at most this many pixels wide and high: plenty for sextants (2×3 per cell)
-    /// on a card, and 60 KB a cover rather than megabytes.
+    /// Covers drawn as symbols are kept at most this many pixels wide and high: plenty for
+    /// sextants (2×3 per cell) on a card, and 60 KB a cover rather than megabytes.
     static let maximumSide = 144
 
-    /// Scales `pixels` (width × height RGB) down to fit ``maximumSide``, averaging each box.
-    init(scaling pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) {
+    /// Scales `pixels` (width × height RGB) down to fit `maximumSide`, averaging each box.
+    init(scaling pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, maximumSide: Int = Self.maximumSide) {
         precondition(pixels.count >= width * height * 3 && width > 0 && height > 0)
-        let scale = max(1.0, Double(max(width, height)) / Double(Self.maximumSide))
+        let scale = max(1.0, Double(max(width, height)) / Double(maximumSide))
         let outWidth = max(1, Int(Double(width) / scale)), outHeight = max(1, Int(Double(height) / scale))
         var rgb = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
         for py in 0..<outHeight {
@@ -64,5 +68,57 @@ struct CoverPixels: Sendable {
         self.width = outWidth
         self.height = outHeight
         self.rgb = rgb
+    }
+}
+
+extension CoverPixels {
+    /// The cover fitted into a `width` × `height` box, its proportions kept and centred, the rest
+    /// transparent: RGBA, 4 bytes a pixel. A picture fills its cells without being stretched.
+    func fitted(width boxWidth: Int, height boxHeight: Int) -> [UInt8] {
+        var rgba = [UInt8](repeating: 0, count: boxWidth * boxHeight * 4)
+        let scale = min(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
+        let outWidth = max(1, min(boxWidth, Int((Double(width) * scale).rounded())))
+        let outHeight = max(1, min(boxHeight, Int((Double(height) * scale).rounded())))
+        let left = (boxWidth - outWidth) / 2, top = (boxHeight - outHeight) / 2
+        for y in 0..<outHeight {
+            // The source box under this pixel (at least one pixel when enlarging).
+            let y0 = y * height / outHeight, y1 = max(y0 + 1, (y + 1) * height / outHeight)
+            for x in 0..<outWidth {
+                let x0 = x * width / outWidth, x1 = max(x0 + 1, (x + 1) * width / outWidth)
+                var red = 0, green = 0, blue = 0, count = 0
+                for sy in y0..<min(y1, height) {
+                    for sx in x0..<min(x1, width) {
+                        let index = (sy * width + sx) * 3
+                        red += Int(rgb[index])
+                        green += Int(rgb[index + 1])
+                        blue += Int(rgb[index + 2])
+                        count += 1
+                    }
+                }
+                count = max(count, 1)
+                let out = ((top + y) * boxWidth + left + x) * 4
+                rgba[out] = UInt8(red / count)
+                rgba[out + 1] = UInt8(green / count)
+                rgba[out + 2] = UInt8(blue / count)
+                rgba[out + 3] = 255
+            }
+        }
+        return rgba
+    }
+}
+
+extension CoverImage {
+    /// A picture's cells: kitty's placeholders, the picture named by their foreground colour;
+    /// terminals with other protocols write blanks there and the picture over them.
+    static func picture(id: UInt32, columns: Int, rows: Int) -> CoverImage {
+        var cells: [Cell] = []
+        cells.reserveCapacity(columns * rows)
+        let style = Style(foreground: KittyGraphics.color(for: id))
+        for row in 0..<rows {
+            for column in 0..<columns {
+                cells.append(Cell(KittyGraphics.cellText(row: row, column: column), style: style))
+            }
+        }
+        return CoverImage(columns: columns, rows: rows, cells: cells)
     }
 }

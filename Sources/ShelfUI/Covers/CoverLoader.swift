@@ -41,18 +41,40 @@ final class CoverLoader: Sendable {
 
             init(_ index: Int) { queue = DispatchQueue(label: "newsstand.covers.render.\(index)") }
 
-            func render(_ pixels: CoverPixels, _ size: Size, colors: ColorSupport) -> CoverImage? {
+            func render(_ pixels: CoverPixels, _ size: Size, colors: ColorSupport, pictures: PictureStore?) -> CoverImage? {
+                if let pictures { return Self.picture(pixels, size, store: pictures) }
                 if canvases[size] == nil { canvases[size] = ChafaCanvas(columns: size.columns, rows: size.rows, colors: colors) }
                 return canvases[size]?.render(pixels)
+            }
+
+            /// The cover as a picture over the card's cells: made for the terminal's protocol and
+            /// cell size, kept in the store under a fresh ID, and the cells that name it.
+            static func picture(_ pixels: CoverPixels, _ size: Size, store: PictureStore) -> CoverImage? {
+                let support = store.support
+                let width = size.columns * support.cellWidth, height = size.rows * support.cellHeight
+                guard width > 0, height > 0 else { return nil }
+                let rgba = pixels.fitted(width: width, height: height)
+                let id = store.nextID()
+                let payload: [UInt8] = switch support.pictureProtocol {
+                case .kittyPlaceholders, .kittyDirect: KittyGraphics.transmit(id: id, rgba: rgba, width: width, height: height)
+                case .sixel, .iterm2:
+                    ChafaCanvas.picture(rgba: rgba, width: width, height: height, columns: size.columns, rows: size.rows,
+                                        cellWidth: support.cellWidth, cellHeight: support.cellHeight, sixel: support.pictureProtocol == .sixel)
+                }
+                guard !payload.isEmpty else { return nil }
+                store.add(PictureStore.Picture(id: id, columns: size.columns, rows: size.rows, payload: payload))
+                return CoverImage.picture(id: id, columns: size.columns, rows: size.rows)
             }
         }
 
         let colors: ColorSupport
+        let pictures: PictureStore?
         let lanes: [Lane]
         private let next = Locked(0)
 
-        init(colors: ColorSupport) {
+        init(colors: ColorSupport, pictures: PictureStore?) {
             self.colors = colors
+            self.pictures = pictures
             lanes = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map(Lane.init)
         }
 
@@ -73,12 +95,20 @@ final class CoverLoader: Sendable {
     private let maximumKeptPixels = 256
     private let decoding = DispatchQueue(label: "newsstand.covers", attributes: .concurrent)
 
-    /// Nothing is fetched for a terminal without 256 colours: it shows text cards.
-    var isDrawingCovers: Bool { renderer.colors >= .palette256 }
+    /// Nothing is fetched for a terminal without 256 colours, unless it shows pictures: it
+    /// shows text cards. Nor when covers are turned off.
+    var isDrawingCovers: Bool { enabled && (renderer.pictures != nil || renderer.colors >= .palette256) }
+    private let enabled: Bool
+    /// How large covers are decoded: a picture's pixels for the largest card, else enough for symbols.
+    private let decodedSide: Int
 
-    init(newsstand: Newsstand, colors: ColorSupport, onChange: @escaping @Sendable () -> Void) {
+    init(newsstand: Newsstand, colors: ColorSupport, pictures: PictureStore? = nil, enabled: Bool = true,
+         onChange: @escaping @Sendable () -> Void) {
         self.newsstand = newsstand
-        renderer = Renderer(colors: colors)
+        renderer = Renderer(colors: colors, pictures: pictures)
+        self.enabled = enabled
+        decodedSide = pictures.map { min(1024, max(CardView.coverColumns * $0.support.cellWidth, CardView.coverRows * $0.support.cellHeight)) }
+            ?? CoverPixels.maximumSide
         self.onChange = onChange
     }
 
@@ -128,7 +158,7 @@ final class CoverLoader: Sendable {
             decoding.async { [self] in
                 var pixels: CoverPixels?
                 if case .success(let path) = result, let data = FileManager.default.contents(atPath: path) {
-                    pixels = CoverDecoder.decode(data)
+                    pixels = CoverDecoder.decode(data, maximumSide: decodedSide)
                 }
                 let address = issue.address
                 let (sizes, next) = state.withLock { state -> (Set<Size>, [(Issue, Size)]) in
@@ -157,7 +187,7 @@ final class CoverLoader: Sendable {
     private func render(_ pixels: CoverPixels, _ key: RenderKey) {
         let lane = renderer.lane()
         lane.queue.async { [self] in
-            let image = lane.render(pixels, key.size, colors: renderer.colors)
+            let image = lane.render(pixels, key.size, colors: renderer.colors, pictures: renderer.pictures)
             state.withLock { state in
                 state.rendering.remove(key)
                 if let image { state.images[key] = image }

@@ -14,6 +14,9 @@ public final class CursesTerminal: Terminal {
     private var pairs: [ColorPairKey: Int32] = [:]
     private var ended = false
     private let colorCount: Int
+    /// Pictures of covers, where the terminal shows them.
+    private var pictures: PictureLayer?
+    public var pictureStore: PictureStore? { pictures?.store }
 
     private struct ColorPairKey: Hashable {
         let foreground: Int32
@@ -77,6 +80,16 @@ public final class CursesTerminal: Terminal {
         end()
     }
 
+    /// Hands curses keys read before it started (typed while the terminal was being asked).
+    public func pushBack(_ bytes: [UInt8]) {
+        for byte in bytes.reversed() { ungetch(Int32(byte)) }
+    }
+
+    /// Draws covers as pictures from now on, as `support` says the terminal shows them.
+    public func showPictures(_ support: PictureSupport) {
+        pictures = PictureLayer(store: PictureStore(support: support, colors: colorSupport))
+    }
+
     /// What terminals send for Home, End, Page Up/Down and Delete whatever their terminfo says:
     /// tmux and screen send `ESC [1~` and `ESC [4~` for Home and End, which a `TERM` of
     /// `xterm-256color` inside them (a common setting) does not describe, so ncurses handed them
@@ -112,7 +125,11 @@ public final class CursesTerminal: Terminal {
         if previous?.width != buffer.width || previous?.height != buffer.height {
             previous = nil
             werase(ncw_stdscr())
+            // Pictures written over cells stay until the screen is cleared.
+            if pictures != nil { clearok(ncw_stdscr(), true) }
         }
+        let pictureFrame = pictures?.frame(for: buffer, repainted: previous == nil)
+        let blanksPictures = !(pictures?.drawsPlaceholderCells ?? true)
         for y in 0..<buffer.height {
             for x in 0..<buffer.width {
                 let cell = buffer[x, y]
@@ -120,12 +137,38 @@ public final class CursesTerminal: Terminal {
                 if let previous, previous[x, y] == cell, !(x + 1 < buffer.width && previous[x + 1, y] != buffer[x + 1, y]) {
                     continue
                 }
-                put(cell, x: x, y: y)
+                // Under a picture drawn over cells, the cells are blank.
+                if blanksPictures && cell.text.unicodeScalars.first == KittyGraphics.placeholder {
+                    put(.blank, x: x, y: y)
+                } else {
+                    put(cell, x: x, y: y)
+                }
             }
         }
         previous = buffer
+        if let pictureFrame {
+            writeRaw(pictureFrame.before)
+            for row in pictureFrame.redrawRows.sorted() where row < buffer.height { wredrawln(ncw_stdscr(), Int32(row), 1) }
+        }
         wnoutrefresh(ncw_stdscr())
         doupdate()
+        if let pictureFrame, !pictureFrame.after.isEmpty {
+            var bytes: [UInt8] = []
+            for (x, y, picture) in pictureFrame.after {
+                bytes += Array("\u{1B}[\(y + 1);\(x + 1)H".utf8) + picture
+            }
+            // Back where curses believes the cursor is: its next move may be relative.
+            var cursorY: Int32 = 0, cursorX: Int32 = 0
+            ncw_screen_cursor(&cursorY, &cursorX)
+            bytes += Array("\u{1B}[\(cursorY + 1);\(cursorX + 1)H".utf8)
+            writeRaw(bytes)
+        }
+    }
+
+    /// Writes bytes past curses, in order with what it has written (the same stream).
+    private func writeRaw(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { ncw_write_raw($0.baseAddress, $0.count) }
     }
 
     private func put(_ cell: Cell, x: Int, y: Int) {

@@ -52,4 +52,11 @@ public protocol Terminal: AnyObject {
     func resume()
     /// Restores the terminal for good.
     func end()
+
+    /// Where the pictures of covers are kept for this terminal; nil where covers are symbols.
+    var pictureStore: PictureStore? { get }
+}
+
+extension Terminal {
+    public var pictureStore: PictureStore? { nil }
 }

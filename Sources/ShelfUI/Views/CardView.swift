@@ -58,22 +58,25 @@ struct CardView: ShelfCard {
     }
 
     private func renderCover(into buffer: inout Buffer, area: Rect) {
-        if let cover = item.cover, theme.colors >= .palette256 {
+        let picture = item.cover?.isPicture ?? false
+        if let cover = item.cover, picture || theme.colors >= .palette256 {
             cover.render(into: &buffer, area: area)
         } else {
             // Without a cover, the publication's colour tells whose issue it is.
             TitleCard(title: item.cardTitle, colorKey: item.subscription.isEmpty ? item.id : item.subscription, theme: theme)
                 .render(into: &buffer, area: area)
         }
+        // A picture is drawn whole or not at all: its badges go on the card's frame above it.
+        let badges = picture ? Rect(x: area.x, y: area.y - 1, width: area.width, height: 1) : area
         if item.isNew {
-            Badge.render("NEW", style: theme.newBadge, into: &buffer, x: area.x, y: area.y, clip: area)
+            Badge.render("NEW", style: theme.newBadge, into: &buffer, x: badges.x, y: badges.y, clip: badges)
         } else if item.isUnread {
             // A mark, not a word: the card's one word for a downloaded issue is READ, and a
             // ribbon saying UNREAD above it read as a contradiction.
-            Badge.render(Self.unreadMark, style: theme.unreadBadge, into: &buffer, x: area.x, y: area.y, clip: area)
+            Badge.render(Self.unreadMark, style: theme.unreadBadge, into: &buffer, x: badges.x, y: badges.y, clip: badges)
         }
         if item.isPinned {
-            Badge.render("PIN", style: theme.pinBadge, into: &buffer, x: Badge.rightAligned("PIN", in: area), y: area.y + area.height - 1, clip: area)
+            Badge.render("PIN", style: theme.pinBadge, into: &buffer, x: Badge.rightAligned("PIN", in: badges), y: badges.y + badges.height - 1, clip: badges)
         }
     }
 

@@ -11,13 +11,16 @@ struct PublicationCardView: ShelfCard {
 
     func render(into buffer: inout Buffer, area: Rect) {
         guard let (inner, coverArea) = frame(into: &buffer, area: area, selected: isSelected, theme: theme, coverRows: coverRows) else { return }
-        if let cover = item.cover, theme.colors >= .palette256 {
+        let picture = item.cover?.isPicture ?? false
+        if let cover = item.cover, picture || theme.colors >= .palette256 {
             cover.render(into: &buffer, area: coverArea)
         } else {
             TitleCard(title: item.title, colorKey: item.name, theme: theme).render(into: &buffer, area: coverArea)
         }
         if item.newCount > 0 {
-            Badge.render("\(item.newCount) NEW", style: theme.newBadge, into: &buffer, x: coverArea.x, y: coverArea.y, clip: coverArea)
+            // A picture is drawn whole or not at all: the badge goes on the frame above it.
+            let badge = picture ? Rect(x: coverArea.x, y: coverArea.y - 1, width: coverArea.width, height: 1) : coverArea
+            Badge.render("\(item.newCount) NEW", style: theme.newBadge, into: &buffer, x: badge.x, y: badge.y, clip: badge)
         }
 
         var y = inner.y + coverRows

@@ -80,6 +80,8 @@ public struct ShelfSettings: Sendable, Equatable {
     public var colors: [Element: ColorSpec] = [:]
     /// The view the shelf opens in when the reader has not chosen one with a key.
     public var view = ViewMode.grid
+    /// How covers are drawn (`covers` in the configuration, `--covers`).
+    public var covers = CoverGraphics.auto
 
     /// Covers in a grid, or a line for each publication or issue.
     public enum ViewMode: String, Sendable, CaseIterable {
@@ -97,6 +99,7 @@ public struct ShelfSettings: Sendable, Equatable {
             NewsstandError(.configuration, "\(config.path):\(config.line(ofKey: key, inTable: table)): \(table).\(key): \(message)")
         }
         if let view = config.shelfView.flatMap(ViewMode.init(rawValue:)) { self.view = view }
+        if let covers = config.shelfCovers.flatMap(CoverGraphics.init(rawValue:)) { self.covers = covers }
         for (name, keys) in config.shelfKeys.sorted(by: { $0.key < $1.key }) {
             guard let action = Action(rawValue: name) else {
                 throw fail("keys", name, "no such action; the actions are \(Action.allCases.map(\.rawValue).joined(separator: ", ")).")
