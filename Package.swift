@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ShelfUITests", dependencies: ["ShelfUI", "NewsstandKit", "TestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["NewsstandKit", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NewsstandKit", "ShelfUI", "TestSupport"]),
     ]
 )
 

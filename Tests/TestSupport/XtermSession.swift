@@ -72,6 +72,28 @@ public final class XtermSession {
         return nil
     }
 
+    /// The display's pixels now (xterm's window sits at its top-left corner), read with `xwd`.
+    public func screenshot() throws -> Screenshot {
+        let path = folder + "/screen.xwd"
+        try xdotool(["sync"], allowFailure: true)
+        let pid = try Self.spawn(["xwd", "-root", "-silent"], environment: ["DISPLAY": display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                                 output: path)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0, let data = FileManager.default.contents(atPath: path) else { throw XtermError("xwd failed (\(status))") }
+        return try Screenshot(xwd: data)
+    }
+
+    /// The size of one cell in pixels and where the first one starts, from the window's size.
+    public func cellGeometry(columns: Int, rows: Int) throws -> (width: Int, height: Int, border: Int) {
+        let geometry = try xdotool(["getwindowgeometry", window])
+        guard let line = geometry.split(separator: "\n").first(where: { $0.contains("Geometry:") }),
+              let size = line.split(separator: " ").last?.split(separator: "x").compactMap({ Int($0) }), size.count == 2
+        else { throw XtermError("no geometry in \(geometry)") }
+        // xterm's internal border is 2 pixels by default.
+        return ((size[0] - 4) / columns, (size[1] - 4) / rows, 2)
+    }
+
     /// Waits until xterm has closed (its program ended); says whether it did.
     public func waitForExit(timeout: TimeInterval = 15) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
@@ -87,14 +109,14 @@ public final class XtermSession {
     }
 
     @discardableResult
-    private func xdotool(_ arguments: [String]) throws -> String {
+    private func xdotool(_ arguments: [String], allowFailure: Bool = false) throws -> String {
         let outputPath = folder + "/xdotool-\(UUID().uuidString).out"
         defer { unlink(outputPath) }
         let pid = try Self.spawn(["xdotool"] + arguments, environment: ["DISPLAY": display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
                                  output: outputPath)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { throw XtermError("xdotool \(arguments.joined(separator: " ")) failed (\(status))") }
+        guard status == 0 || allowFailure else { throw XtermError("xdotool \(arguments.joined(separator: " ")) failed (\(status))") }
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 
@@ -123,4 +145,73 @@ public final class XtermSession {
 public struct XtermError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// A screenshot: RGB pixels, row by row.
+public struct Screenshot {
+    public let width: Int
+    public let height: Int
+    public let rgb: [UInt8]
+
+    /// Reads an XWD file of 24-bit ZPixmap pixels in 32 bits (what Xvfb's root window gives).
+    init(xwd data: Data) throws {
+        let bytes = [UInt8](data)
+        func field(_ index: Int) -> Int {
+            let at = index * 4
+            return Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+        }
+        guard bytes.count > 100, field(1) == 7, field(2) == 2, field(11) == 32 else { throw XtermError("not an XWD of 32-bit pixels") }
+        let headerSize = field(0), width = field(4), height = field(5), leastFirst = field(7) == 0, bytesPerLine = field(12)
+        let colors = field(19)
+        let start = headerSize + colors * 12
+        guard bytes.count >= start + bytesPerLine * height else { throw XtermError("a short XWD") }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = start + y * bytesPerLine + x * 4
+                let (red, green, blue) = leastFirst ? (bytes[at + 2], bytes[at + 1], bytes[at]) : (bytes[at + 1], bytes[at + 2], bytes[at + 3])
+                let out = (y * width + x) * 3
+                rgb[out] = red
+                rgb[out + 1] = green
+                rgb[out + 2] = blue
+            }
+        }
+        self.width = width
+        self.height = height
+        self.rgb = rgb
+    }
+
+    /// The pixel at `x`, `y`.
+    public func pixel(_ x: Int, _ y: Int) -> (red: Int, green: Int, blue: Int) {
+        let at = (y * width + x) * 3
+        return (Int(rgb[at]), Int(rgb[at + 1]), Int(rgb[at + 2]))
+    }
+
+    /// The mean difference per channel (0–255) between a region and `expected` RGBA pixels of
+    /// the same size, transparent pixels left out.
+    public func difference(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, from expected: [UInt8]) -> Double {
+        var total = 0, count = 0
+        for row in 0..<regionHeight {
+            for column in 0..<regionWidth {
+                let at = (row * regionWidth + column) * 4
+                guard expected[at + 3] > 0 else { continue }
+                let pixel = self.pixel(x + column, y + row)
+                total += abs(pixel.red - Int(expected[at])) + abs(pixel.green - Int(expected[at + 1])) + abs(pixel.blue - Int(expected[at + 2]))
+                count += 3
+            }
+        }
+        return count == 0 ? .infinity : Double(total) / Double(count)
+    }
+
+    /// How many distinct colours a region has.
+    public func colorCount(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) -> Int {
+        var colors: Set<Int> = []
+        for row in y..<(y + regionHeight) {
+            for column in x..<(x + regionWidth) {
+                let pixel = self.pixel(column, row)
+                colors.insert(pixel.red << 16 | pixel.green << 8 | pixel.blue)
+            }
+        }
+        return colors.count
+    }
 }

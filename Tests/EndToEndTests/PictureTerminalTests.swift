@@ -1,0 +1,117 @@
+import Foundation
+@testable import ShelfUI
+import TestSupport
+import XCTest
+
+/// Covers as pictures in real terminals: sixel in a real xterm on Xvfb, read back from the
+/// screen's pixels; kitty's placeholders through tmux, read back from its escape sequences.
+final class PictureTerminalTests: XCTestCase {
+    var folder: TemporaryDirectory!
+    var server: TestServer!
+    var environment: [String: String] = [:]
+    /// The demo's covers, one per issue in turn (Issue 1 is the newest, so the first card).
+    var covers: [Data] = []
+    var catalogURL: String { server.url("/catalog.plist").absoluteString }
+
+    override func setUpWithError() throws {
+        folder = TemporaryDirectory()
+        server = try TestServer()
+        environment = folder.terminalEnvironment(opener: try FakeOpener(in: folder).path)
+        covers = try (1...6).map { try Data(contentsOf: URL(fileURLWithPath: CommandRunner.resources + "/demo/covers/tt-2026-0\($0).png")) }
+        let base = Date(timeIntervalSince1970: 1_767_225_600)
+        let entries = (1...8).map { number -> [String: Any] in
+            server.serve("/covers/\(number).png", .init(body: covers[(number - 1) % covers.count], contentType: "image/png"))
+            return Fixtures.entry(id: "i\(number)", title: "Issue \(number)", download: "issues/\(number).pdf", cover: "covers/\(number).png",
+                                  date: base - Double(number) * 86_400)
+        }
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog(entries), contentType: "application/xml"))
+    }
+
+    override func tearDown() {
+        server.stop()
+        server = nil
+        folder = nil
+    }
+
+    /// A 100×30 shelf: three columns of cards beside the details pane, two rows.
+    private let layout = ShelfLayout(width: 100, height: 30)
+
+    /// The pixels of the cover of the card at `column`, `row` on screen.
+    private func coverRegion(column: Int, row: Int, cell: (width: Int, height: Int, border: Int)) -> (x: Int, y: Int, width: Int, height: Int) {
+        let card = layout.cardRect(column: column, row: row)
+        // Inside the frame, the cover centred in the card's 16 columns.
+        let x = card.x + 1 + (ShelfLayout.cardWidth - 2 - CardView.coverColumns) / 2, y = card.y + 1
+        return (cell.border + x * cell.width, cell.border + y * cell.height, CardView.coverColumns * cell.width, CardView.coverRows * cell.height)
+    }
+
+    /// The picture the card should show: the cover fitted into the cover's cells.
+    private func expected(_ png: Data, width: Int, height: Int) throws -> [UInt8] {
+        try XCTUnwrap(CoverDecoder.decode(png, maximumSide: 1024)).fitted(width: width, height: height)
+    }
+
+    /// Waits, screenshot after screenshot, until `condition` holds; returns the last screenshot.
+    private func waitForScreen(_ xterm: XtermSession, timeout: TimeInterval = 15, _ condition: (Screenshot) -> Bool) throws -> (Bool, Screenshot) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var shot = try xterm.screenshot()
+        while !condition(shot) {
+            guard Date() < deadline else { return (false, shot) }
+            usleep(100_000)
+            shot = try xterm.screenshot()
+        }
+        return (true, shot)
+    }
+
+    /// xterm as a VT340 shows sixels, and says so when asked: the shelf finds out by itself and
+    /// draws each cover as its picture in its card; the help overlay hides the pictures under
+    /// it and they come back; scrolling leaves no picture where a card went. Symbols, as a check
+    /// on the measure, land far from the pictures.
+    func testSixelCoversInARealXterm() throws {
+        let xterm = try XtermSession([CommandRunner.executable, "--catalog", catalogURL], environment: environment.merging(["TERM": "xterm-256color"]) { $1 },
+                                     columns: 100, rows: 30, xtermOptions: ["-ti", "vt340"])
+        let cell = try xterm.cellGeometry(columns: 100, rows: 30)
+        let regions = (0..<6).map { coverRegion(column: $0 % 3, row: $0 / 3, cell: cell) }
+        let pictures = try (0..<6).map { try expected(covers[$0], width: regions[$0].width, height: regions[$0].height) }
+        func difference(_ shot: Screenshot, _ card: Int, picture: Int? = nil) -> Double {
+            let region = regions[card]
+            return shot.difference(x: region.x, y: region.y, width: region.width, height: region.height, from: pictures[picture ?? card])
+        }
+        // Each of the six cards on screen shows its own cover's picture (sixel's 256 colours and
+        // chafa's sixel rows of 6 pixels keep it from being exact: 15 measured, 40–80 from
+        // another cover, 23 for symbols in 24-bit colour).
+        let (drawn, shot) = try waitForScreen(xterm) { shot in (0..<6).allSatisfy { difference(shot, $0) < 19 } }
+        XCTAssertTrue(drawn, "covers as pictures: \((0..<6).map { difference(shot, $0) })")
+        XCTAssertTrue(xterm.output.contains("\u{1B}P0;1;0q"), "sixels were written")
+        for card in 0..<6 {
+            XCTAssertGreaterThan(difference(shot, card, picture: (card + 1) % 6), difference(shot, card) + 8, "card \(card) shows its own cover")
+        }
+
+        // The help covers the middle card of the first row; closing it brings the picture back.
+        try xterm.key("question")
+        let (hidden, overlaid) = try waitForScreen(xterm) { difference($0, 1) > 40 }
+        XCTAssertTrue(hidden, "the help is over the second cover: \(difference(overlaid, 1))")
+        try xterm.key("Escape")
+        let (back, closed) = try waitForScreen(xterm) { difference($0, 1) < 19 }
+        XCTAssertTrue(back, "the second cover is back: \(difference(closed, 1))")
+
+        // End: the last row (Issues 7 and 8) is at the bottom, its third place empty.
+        try xterm.key("End")
+        let empty = regions[5]
+        let (scrolled, after) = try waitForScreen(xterm) { shot in
+            shot.colorCount(x: empty.x, y: empty.y, width: empty.width, height: empty.height) <= 2 && difference(shot, 3, picture: 0) < 19
+        }
+        XCTAssertTrue(scrolled, "no picture left where a card went: \(after.colorCount(x: empty.x, y: empty.y, width: empty.width, height: empty.height)) colours; Issue 7 below: \(difference(after, 3, picture: 0))")
+        try xterm.key("q")
+        XCTAssertTrue(xterm.waitForExit())
+
+        // The same measure on symbols: far from the pictures.
+        let symbols = try XtermSession([CommandRunner.executable, "--catalog", catalogURL, "--covers", "symbols"],
+                                       environment: environment.merging(["TERM": "xterm-256color", "COLORTERM": "truecolor"]) { $1 },
+                                       columns: 100, rows: 30, xtermOptions: ["-ti", "vt340"])
+        let (blocky, symbolShot) = try waitForScreen(symbols) { shot in shot.colorCount(x: regions[0].x, y: regions[0].y, width: regions[0].width, height: regions[0].height) > 8 }
+        XCTAssertTrue(blocky, "symbols drawn")
+        XCTAssertFalse(symbols.output.contains("\u{1B}P0;1;0q"), "no sixels with --covers symbols")
+        XCTAssertGreaterThan(difference(symbolShot, 0), difference(shot, 0) * 1.3, "symbols land further from the cover than its picture")
+        try symbols.key("q")
+        XCTAssertTrue(symbols.waitForExit())
+    }
+}
