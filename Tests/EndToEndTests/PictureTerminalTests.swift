@@ -114,4 +114,59 @@ final class PictureTerminalTests: XCTestCase {
         try symbols.key("q")
         XCTAssertTrue(symbols.waitForExit())
     }
+
+    /// kitty's placeholders through tmux (`allow-passthrough on`): every cover's cells are the
+    /// placeholder character, their row and column in its marks, one image ID per cover in the
+    /// foreground colour — read back from what tmux keeps of the screen.
+    func testKittyPlaceholdersThroughTmuxNameEachCoversImageAndCells() throws {
+        let shelf = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL, "--covers", "kitty"],
+                                    environment: environment.merging(["COLORTERM": "truecolor"]) { $1 }, width: 100, height: 30,
+                                    options: ["set -g allow-passthrough on"], tellsTmux: true)
+        /// Each placeholder cell on screen: its image ID and the row and column it names.
+        func placeholders(_ screen: String) -> [String: (id: UInt32, row: Int, column: Int)] {
+            var cells: [String: (id: UInt32, row: Int, column: Int)] = [:]
+            for (y, line) in screen.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                var x = -1, foreground: UInt32?
+                var scalars = Array(String(line).unicodeScalars)[...]
+                while let scalar = scalars.popFirst() {
+                    if scalar == "\u{1B}", scalars.first == "[" {
+                        var parameters = ""
+                        scalars = scalars.dropFirst()
+                        while let next = scalars.popFirst(), next != "m" { parameters.unicodeScalars.append(next) }
+                        let numbers = parameters.split(separator: ";").compactMap { UInt32($0) }
+                        if numbers.count == 5, numbers[0] == 38, numbers[1] == 2 { foreground = numbers[2] << 16 | numbers[3] << 8 | numbers[4] }
+                        if numbers.isEmpty || numbers == [0] || numbers == [39] { foreground = nil }
+                        continue
+                    }
+                    if scalar.properties.generalCategory == .nonspacingMark { continue }
+                    x += 1
+                    guard scalar == "\u{10EEEE}", let id = foreground, scalars.count >= 2,
+                          let position = KittyGraphics.position(of: String(String.UnicodeScalarView([scalar, scalars[scalars.startIndex], scalars[scalars.startIndex + 1]])))
+                    else { continue }
+                    cells["\(x),\(y)"] = (id, position.row, position.column)
+                }
+            }
+            return cells
+        }
+        XCTAssertTrue(shelf.waitForScreen(escapes: true) { placeholders($0).count == 6 * CardView.coverColumns * CardView.coverRows },
+                      "six covers of 12 × 8 placeholders: \(placeholders(shelf.screen(escapes: true)).count)")
+        let cells = placeholders(shelf.screen(escapes: true))
+        var ids: Set<UInt32> = []
+        for card in 0..<6 {
+            let rect = layout.cardRect(column: card % 3, row: card / 3)
+            let left = rect.x + 1 + (ShelfLayout.cardWidth - 2 - CardView.coverColumns) / 2, top = rect.y + 1
+            let id = try XCTUnwrap(cells["\(left),\(top)"]?.id, "card \(card)'s top-left cell")
+            ids.insert(id)
+            for row in 0..<CardView.coverRows {
+                for column in 0..<CardView.coverColumns {
+                    let cell = try XCTUnwrap(cells["\(left + column),\(top + row)"], "card \(card), row \(row), column \(column)")
+                    XCTAssertTrue(cell.id == id && cell.row == row && cell.column == column, "card \(card) at \(row),\(column): \(cell)")
+                }
+            }
+        }
+        XCTAssertEqual(ids.count, 6, "an image for each cover")
+        XCTAssertTrue(ids.allSatisfy { $0 >> 16 == 0x4E }, "IDs of the shelf's own range: \(ids)")
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
 }

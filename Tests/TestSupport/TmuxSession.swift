@@ -5,13 +5,22 @@ public final class TmuxSession {
     public let socket = "newsstand-test-\(getpid())-\(UUID().uuidString.prefix(8))"
 
     /// Starts `arguments` in a `width` × `height` terminal; the pane then prints `EXIT=<status>`.
-    public init(_ arguments: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
+    /// `tellsTmux`: the program gets `TMUX` (which `env -i` would drop), naming this session's
+    /// server, as tmux gives it to the programs in its panes.
+    public init(_ arguments: [String], environment: [String: String], width: Int = 100, height: Int = 30, options: [String] = [],
+                tellsTmux: Bool = false) throws {
+        var environment = environment
+        if tellsTmux { environment["TMUX"] = "\(ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp")/tmux-\(getuid())/\(socket),1,0" }
         let assignments = environment.sorted { $0.key < $1.key }.map { Self.quote("\($0.key)=\($0.value)") }
         // Only the given environment: the test runner's own (NO_COLOR, say) must not leak in.
         let command = "env -i " + assignments.joined(separator: " ") + " " + arguments.map(Self.quote).joined(separator: " ")
             + "; echo EXIT=$?; sleep 600"
         // The tmux server starts here and would inherit a pipe: give it no output to hold open.
-        try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", command], captureOutput: false)
+        // Options (`set -g allow-passthrough on`) from a configuration file, in place before the program starts.
+        let configuration = NSTemporaryDirectory() + "tmux-\(socket).conf"
+        try (options.joined(separator: "\n") + "\n").write(toFile: configuration, atomically: true, encoding: .utf8)
+        defer { unlink(configuration) }
+        try tmux(["-f", configuration, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", command], captureOutput: false)
     }
 
     deinit {
