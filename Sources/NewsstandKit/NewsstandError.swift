@@ -57,6 +57,8 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let libcurl = Code("libcurl")
         /// No subscription of that name.
         public static let unknownSubscription = Code("unknownSubscription")
+        /// A program newsstand needs for this is not installed (pdftoppm for a PDF's cover).
+        public static let missingProgram = Code("missingProgram")
     }
 
     public let code: Code

@@ -93,6 +93,25 @@ final class CommandLineTests: XCTestCase {
                        server.requests.prefix(before).filter { $0.path.hasPrefix("/covers/") }.count, "covers on disk are not fetched again")
     }
 
+    /// A catalog without covers (as most feeds of PDFs are): once an issue is downloaded,
+    /// `covers` makes its cover from its first page, and `list --json` says where it came from.
+    func testACoverIsMadeFromADownloadedPDFWhenTheCatalogHasNone() throws {
+        server.serve("/issues/page.pdf", .init(body: Fixtures.pagePDF(red: 0, green: 0.5, blue: 1)))
+        serveCatalog([Fixtures.entry(id: "page", download: "issues/page.pdf"), Fixtures.entry(id: "other", download: "issues/other.pdf")])
+        XCTAssertEqual(try runner.run("download", "page", "--catalog", catalogURL).status, 0)
+        let covers = try runner.run("covers", "--catalog", catalogURL)
+        XCTAssertEqual(covers.status, 0, covers.output + covers.error)
+        XCTAssertTrue(covers.output.contains("1 of 1 covers on disk."), "the downloaded issue only: \(covers.output)")
+        let list = try runner.run("list", "--json", "--catalog", catalogURL)
+        let issues = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])?["issues"] as? [[String: Any]])
+        XCTAssertEqual(issues.first { $0["id"] as? String == "page" }?["coverMadeFromIssue"] as? Bool, true)
+        XCTAssertNil(issues.first { $0["id"] as? String == "other" }?["coverMadeFromIssue"])
+        let library = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path + "/data/newsstand")?.allObjects as? [String])
+        let cover = try XCTUnwrap(library.first { $0.hasSuffix("/.covers/page") })
+        let png = try XCTUnwrap(FileManager.default.contents(atPath: folder.path + "/data/newsstand/" + cover))
+        XCTAssertTrue(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG rendered by pdftoppm")
+    }
+
     func testListJSONOfALargeCatalogKeepsEveryIssueInOrder() throws {
         // Over 8,192 issues: decoded and written in pieces on every core, then joined.
         let entries = (0..<9_000).map { Fixtures.entry(id: "i\($0)", title: "Issue \"\($0)\"", download: "issues/i\($0).pdf") }

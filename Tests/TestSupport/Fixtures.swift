@@ -4,6 +4,25 @@ import Foundation
 /// Test data: PDFs, catalogs and temporary folders.
 public enum Fixtures {
     /// A PDF-signed file of `size` bytes whose content depends on `seed`.
+    /// A real one-page PDF, 200 × 300 points of one colour (RGB 0–1), that poppler renders.
+    public static func pagePDF(red: Double, green: Double, blue: Double) -> Data {
+        let content = "\(red) \(green) \(blue) rg 0 0 200 300 re f"
+        let objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                       "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] /Contents 4 0 R >>",
+                       "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream"]
+        var out = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (index, body) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(index + 1) 0 obj\n\(body)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { out += String(format: "%010d 00000 n \n", offset) }
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(out.utf8)
+    }
+
     public static func pdf(size: Int, seed: UInt8 = 1) -> Data {
         precondition(size >= 8)
         var data = Data("%PDF-1.4\n".utf8)

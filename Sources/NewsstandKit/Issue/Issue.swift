@@ -72,6 +72,8 @@ public final class Issue: Sendable {
 
     /// Where the cover image is kept once fetched.
     public var coverPath: String { library.coverPath(for: localKey) }
+    /// Whether the cover on disk was made from the issue (its first page, its cover image).
+    public var coverIsMadeFromIssue: Bool { FileOps.regularFileSize(library.madeCoverMarkerPath(for: localKey)) != nil }
 
     /// What the reader did with it; nil before the reading state is loaded.
     public var reading: ReadingState.Record? { guarded.withLock { $0.reading } }

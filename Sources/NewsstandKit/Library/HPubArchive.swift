@@ -1,7 +1,7 @@
 import Foundation
 import ZIPFoundation
 
-// The only file that imports ZIPFoundation.
+// With ZipFile, the only files that import ZIPFoundation: unpacking here, single entries there.
 
 /// Baker's HPub: a zip of HTML pages with a `book.json` naming them in order.
 ///

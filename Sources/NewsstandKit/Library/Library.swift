@@ -60,6 +60,11 @@ public struct Library: Sendable {
 
     private var coversFolder: String { root + "/.covers" }
 
+    /// Beside a cover made from the issue rather than fetched from the catalog's address.
+    public func madeCoverMarkerPath(for key: String) -> String {
+        coverPath(for: key) + ".made"
+    }
+
     /// Creates the issue's folder (and the library's), refusing links planted in the way.
     func prepareFolder(for key: String) throws(NewsstandError) {
         try FileOps.makeDirectory(folder(for: key), trusted: base)

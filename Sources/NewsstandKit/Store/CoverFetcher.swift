@@ -28,7 +28,7 @@ struct CoverFetcher: Sendable {
             return
         }
         guard let url = issue.entry.coverURL else {
-            completion(.failure(NewsstandError(.notFound, "\(TextSanitizer.inert(issue.id)) has no cover.")))
+            makeFromIssue(issue, orFail: NewsstandError(.notFound, "\(TextSanitizer.inert(issue.id)) has no cover."), completion: completion)
             return
         }
         let part = path + ".part"
@@ -52,8 +52,33 @@ struct CoverFetcher: Sendable {
                 completion(.success(path))
             } else {
                 unlink(part)
-                completion(.failure(failure ?? NewsstandError(.fileSystem, "The cover could not be saved.")))
+                makeFromIssue(issue, orFail: failure ?? NewsstandError(.fileSystem, "The cover could not be saved."), completion: completion)
             }
         })
+    }
+
+    /// Two covers are made from issues at a time: rendering a PDF's page takes a core.
+    private static let makers = DispatchSemaphore(value: 2)
+
+    /// A cover made from the issue on disk, when it is downloaded; else `failure`.
+    private func makeFromIssue(_ issue: Issue, orFail failure: NewsstandError,
+                               completion: @escaping @Sendable (Result<String, NewsstandError>) -> Void) {
+        guard case .downloaded(let installed) = issue.state else {
+            completion(.failure(failure))
+            return
+        }
+        let (library, key, path, type) = (library, issue.localKey, issue.coverPath, issue.installedType)
+        DispatchQueue.global(qos: .utility).async {
+            Self.makers.wait()
+            defer { Self.makers.signal() }
+            do throws(NewsstandError) {
+                try library.prepareCoversFolder()
+                try IssueCoverMaker.make(from: installed, type: type, into: path)
+                try? FileOps.writeAtomically(Data(), to: library.madeCoverMarkerPath(for: key), durable: false)
+                completion(.success(path))
+            } catch {
+                completion(.failure(error))
+            }
+        }
     }
 }

@@ -25,8 +25,9 @@ final class CoverLoader: Sendable {
         var rendering: Set<RenderKey> = []
         /// Covers that are being fetched or decoded, with the sizes wanted once they are.
         var fetching: [String: Set<Size>] = [:]
-        /// Covers that could not be fetched or decoded: their cards stay text cards.
-        var failed: Set<String> = []
+        /// Covers that could not be fetched or decoded, and whether the issue was downloaded
+        /// then: their cards stay text cards, until a download gives a cover to make.
+        var failed: [String: Bool] = [:]
         var pending: [(Issue, Size)] = []
         var running = 0
     }
@@ -123,10 +124,17 @@ final class CoverLoader: Sendable {
         let size = Size(columns: columns, rows: rows)
         var renders: [(RenderKey, CoverPixels)] = []
         let start = state.withLock { state -> [(Issue, Size)] in
-            for issue in issues.reversed() where issue.entry.coverAddress != nil {
+            for issue in issues.reversed() {
+                // A downloaded issue without a cover in its catalog has one made from it.
+                let downloaded: Bool = if case .downloaded = issue.state { true } else { false }
+                guard issue.entry.coverAddress != nil || downloaded else { continue }
                 let address = issue.address
                 let key = RenderKey(address: address, size: size)
-                if state.images[key] != nil || state.rendering.contains(key) || state.failed.contains(address) { continue }
+                if state.images[key] != nil || state.rendering.contains(key) { continue }
+                if let failedDownloaded = state.failed[address] {
+                    if failedDownloaded || !downloaded { continue }
+                    state.failed[address] = nil
+                }
                 if let pixels = state.pixels[address] {
                     state.rendering.insert(key)
                     renders.append((key, pixels))
@@ -154,6 +162,7 @@ final class CoverLoader: Sendable {
 
     private func fetch(_ issue: Issue) {
         guard let store = newsstand.store(for: issue) else { return }
+        let downloaded: Bool = if case .downloaded = issue.state { true } else { false }
         store.fetchCover(for: issue) { [self] result in
             decoding.async { [self] in
                 var pixels: CoverPixels?
@@ -171,7 +180,7 @@ final class CoverLoader: Sendable {
                         }
                         for size in sizes { state.rendering.insert(RenderKey(address: address, size: size)) }
                     } else {
-                        state.failed.insert(address)
+                        state.failed[address] = downloaded
                     }
                     state.running -= 1
                     return (pixels == nil ? [] : sizes, takeRunnable(&state))

@@ -7,7 +7,7 @@ extension NewsstandCommand {
     struct Covers: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "covers",
-            abstract: "Fetch the covers of every issue (or of the IDs given) that are not on disk yet.",
+            abstract: "Fetch the covers of every issue (or of the IDs given) that are not on disk yet; make them from downloaded issues whose catalog has none.",
             discussion: "The shelf fetches covers as they come into view; this fills them all in ahead, for reading offline.")
 
         @OptionGroup var options: NewsstandOptions
@@ -24,7 +24,14 @@ extension NewsstandCommand {
                 for id in ids {
                     issues.append(try newsstand.issue(addressed: id, in: options.subscription))
                 }
-                if ids.isEmpty { issues = stores.flatMap { $0.issues.filter { $0.entry.coverAddress != nil } } }
+                // Issues with a cover in the catalog, and downloaded ones, whose cover can be made from them.
+                if ids.isEmpty {
+                    issues = stores.flatMap { $0.issues.filter { issue in
+                        if issue.entry.coverAddress != nil { return true }
+                        if case .downloaded = issue.state { return true }
+                        return false
+                    } }
+                }
 
                 // As many at once as --jobs allows. Each finished cover starts the next from the
                 // engine thread that ran it: no hop through this thread in between.

@@ -161,6 +161,11 @@ extension NewsstandCommand {
             }
             let reading = issue.reading
             json.beginObject()
+            // Looked for on downloaded issues only, the ones a cover is made from: one stat each.
+            if path != nil, issue.coverIsMadeFromIssue {
+                json.key("coverMadeFromIssue")
+                json.boolean(true)
+            }
             json.key("free")
             json.boolean(entry.isFree)
             json.field("id", TextSanitizer.inert(issue.id))
