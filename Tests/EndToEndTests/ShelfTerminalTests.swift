@@ -155,6 +155,24 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertTrue(shelf.waitFor("EXIT=0"))
     }
 
+    /// A catalog without covers: once the issue is downloaded, the shelf makes its cover from
+    /// its first page and draws it (the page's own blue, in 24-bit colour).
+    func testADownloadedPDFGetsACoverMadeFromItsFirstPage() throws {
+        server.serve("/issues/page.pdf", .init(body: Fixtures.pagePDF(red: 0, green: 0.5, blue: 1)))
+        server.serve("/catalog.plist", .init(body: Fixtures.catalog([Fixtures.entry(id: "page", title: "Page issue", download: "issues/page.pdf")]),
+                                             contentType: "application/xml", etag: "\"cat3\""))
+        let shelf = try TmuxSession([CommandRunner.executable, "--catalog", catalogURL, "--covers", "symbols"],
+                                    environment: environment.merging(["COLORTERM": "truecolor"]) { $1 })
+        XCTAssertTrue(shelf.waitFor("Page issue"), shelf.screen())
+        let blue = /48;2;0;12[6-9];25[2-5]m/
+        XCTAssertFalse(shelf.screen(escapes: true).contains(blue), "no cover before the download")
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("READ"), shelf.screen())
+        XCTAssertTrue(shelf.waitForScreen(escapes: true) { $0.matches(of: blue).count >= 8 }, "the first page's blue on the card\n\(shelf.screen(escapes: true))")
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
+
     func testAClosedTerminalKeepsTheDownloadForNextTime() throws {
         let first = try startSlowDownload()
         let pid = try XCTUnwrap(first.programPID())
