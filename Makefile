@@ -35,8 +35,9 @@ run: build
 	$(BIN) $(ARGS)
 
 # The terminals the shelf's end-to-end tests type into besides tmux: GNU screen, and a real
-# xterm on a virtual X display (Xvfb), typed at with xdotool, its pixels read with xwd.
-TERMINAL_PACKAGES := screen xterm xvfb xdotool x11-apps
+# xterm and kitty (drawn by Mesa's software OpenGL) on a virtual X display (Xvfb), typed at
+# with xdotool, their pixels read with xwd.
+TERMINAL_PACKAGES := screen xterm kitty libgl1-mesa-dri xvfb xdotool x11-apps
 test-terminals: deps
 	$(call apt-install-missing,$(TERMINAL_PACKAGES))
 

@@ -15,8 +15,23 @@ public final class XtermSession {
 
     /// Starts `arguments` in a `columns` × `rows` xterm with only `environment` (and the
     /// terminal's own `TERM` unless given); `xtermOptions` go to xterm (`-ti vt340`, say).
-    public init(_ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 30,
-                xtermOptions: [String] = []) throws {
+    /// The terminal emulator to start.
+    public enum Emulator: Sendable {
+        /// Debian's xterm, with options (`-ti vt340` for sixel).
+        case xterm([String])
+        /// Debian's kitty, drawn with Mesa's software OpenGL, with no configuration of the user's.
+        case kitty
+    }
+
+    private let emulator: Emulator
+
+    public convenience init(_ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 30,
+                            xtermOptions: [String] = []) throws {
+        try self.init(arguments, environment: environment, columns: columns, rows: rows, emulator: .xterm(xtermOptions))
+    }
+
+    public init(_ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 30, emulator: Emulator) throws {
+        self.emulator = emulator
         folder = NSTemporaryDirectory() + "xterm-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         logPath = folder + "/xterm.log"
@@ -33,8 +48,17 @@ public final class XtermSession {
         guard !number.isEmpty else { throw XtermError("Xvfb did not start (is it installed? make test installs it)") }
         display = ":" + number
         let program = ["env", "-i"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + arguments
-        xterm = try Self.spawn(["xterm", "-geometry", "\(columns)x\(rows)", "-l", "-lf", logPath] + xtermOptions + ["-e"] + program,
-                               environment: ["DISPLAY": display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        switch emulator {
+        case .xterm(let options):
+            xterm = try Self.spawn(["xterm", "-geometry", "\(columns)x\(rows)", "-l", "-lf", logPath] + options + ["-e"] + program,
+                                   environment: ["DISPLAY": display, "PATH": path])
+        case .kitty:
+            let options = ["initial_window_width=\(columns)c", "initial_window_height=\(rows)c", "remember_window_size=no",
+                           "window_padding_width=0", "placement_strategy=top-left", "enable_audio_bell=no"]
+            xterm = try Self.spawn(["kitty", "--config", "NONE"] + options.flatMap { ["-o", $0] } + program,
+                                   environment: ["DISPLAY": display, "PATH": path, "HOME": folder, "LIBGL_ALWAYS_SOFTWARE": "1"])
+        }
         window = try xdotool(["search", "--sync", "--pid", "\(xterm)"]).split(separator: "\n").first.map(String.init) ?? ""
         guard !window.isEmpty else { throw XtermError("xterm's window did not appear") }
         try xdotool(["windowfocus", "--sync", window])
@@ -90,8 +114,9 @@ public final class XtermSession {
         guard let line = geometry.split(separator: "\n").first(where: { $0.contains("Geometry:") }),
               let size = line.split(separator: " ").last?.split(separator: "x").compactMap({ Int($0) }), size.count == 2
         else { throw XtermError("no geometry in \(geometry)") }
-        // xterm's internal border is 2 pixels by default.
-        return ((size[0] - 4) / columns, (size[1] - 4) / rows, 2)
+        // xterm's internal border is 2 pixels by default; kitty's padding is set to none.
+        let border = if case .xterm = emulator { 2 } else { 0 }
+        return ((size[0] - 2 * border) / columns, (size[1] - 2 * border) / rows, border)
     }
 
     /// Waits until xterm has closed (its program ended); says whether it did.
@@ -160,16 +185,21 @@ public struct Screenshot {
             let at = index * 4
             return Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
         }
-        guard bytes.count > 100, field(1) == 7, field(2) == 2, field(11) == 32 else { throw XtermError("not an XWD of 32-bit pixels") }
+        guard bytes.count > 100, field(1) == 7, field(2) == 2 else { throw XtermError("not an XWD of ZPixmap pixels") }
         let headerSize = field(0), width = field(4), height = field(5), leastFirst = field(7) == 0, bytesPerLine = field(12)
+        // 32 bits a pixel; or 24 (once a GL program has run on Xvfb), in 3 bytes with the rows
+        // still padded to 4 bytes a pixel.
+        let pixelBytes = field(11) / 8
+        guard width > 0, pixelBytes == 3 || pixelBytes == 4, bytesPerLine >= width * pixelBytes else { throw XtermError("an XWD of \(field(11))-bit pixels") }
         let colors = field(19)
         let start = headerSize + colors * 12
         guard bytes.count >= start + bytesPerLine * height else { throw XtermError("a short XWD") }
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
-                let at = start + y * bytesPerLine + x * 4
-                let (red, green, blue) = leastFirst ? (bytes[at + 2], bytes[at + 1], bytes[at]) : (bytes[at + 1], bytes[at + 2], bytes[at + 3])
+                let at = start + y * bytesPerLine + x * pixelBytes
+                let skip = pixelBytes - 3
+                let (red, green, blue) = leastFirst ? (bytes[at + 2], bytes[at + 1], bytes[at]) : (bytes[at + skip], bytes[at + skip + 1], bytes[at + skip + 2])
                 let out = (y * width + x) * 3
                 rgb[out] = red
                 rgb[out + 1] = green
@@ -179,6 +209,14 @@ public struct Screenshot {
         self.width = width
         self.height = height
         self.rgb = rgb
+    }
+
+    /// Writes the top-left `width` × `height` pixels as a binary PPM (a picture any viewer opens).
+    public func writePPM(_ path: String, width cropWidth: Int, height cropHeight: Int) throws {
+        let (w, h) = (min(width, cropWidth), min(height, cropHeight))
+        var data = Data("P6\n\(w) \(h)\n255\n".utf8)
+        for y in 0..<h { data.append(contentsOf: rgb[(y * width * 3)..<(y * width * 3 + w * 3)]) }
+        try data.write(to: URL(fileURLWithPath: path))
     }
 
     /// The pixel at `x`, `y`.
