@@ -184,7 +184,7 @@ bench-startup: release
 
 # Benchmarks against curl, wget and Python on this machine (a few minutes); `make bench-smoke` checks the harness.
 .PHONY: bench bench-smoke bench-deps
-BENCH_PACKAGES := nginx-light wget tmux time
+BENCH_PACKAGES := nginx-light wget tmux time xterm kitty libgl1-mesa-dri xvfb xdotool poppler-utils
 bench-deps: deps
 	$(call apt-install-missing,$(BENCH_PACKAGES))
 

@@ -6,6 +6,7 @@ data, runs each figure's commands interleaved (A B A B ...) and prints one table
 min-max and ratios. `--smoke` runs a tiny version of every figure so that the harness cannot rot.
 """
 import argparse
+import glob
 import hashlib
 import os
 import plistlib
@@ -885,6 +886,178 @@ def figure_feeds(args, work, rows, nginx, served):
             floors=(one_page,), targets={one_page: 3})
 
 
+class XTerminal:
+    """A terminal emulator (xterm as a VT340, or kitty) on a display of its own (Xvfb), typed at
+    with xdotool; xterm logs what the program writes."""
+
+    def __init__(self, kind, command, env, columns, rows, log=None):
+        self.read_fd, write_fd = os.pipe()
+        self.xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "3000x2000x24", "-nolisten", "tcp"],
+                                     pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write_fd)
+        number = b""
+        while not number.endswith(b"\n"):
+            chunk = os.read(self.read_fd, 16)
+            if not chunk:
+                raise RuntimeError("Xvfb did not start")
+            number += chunk
+        os.close(self.read_fd)
+        self.display = ":" + number.decode().strip()
+        program = ["env", "-i"] + [f"{key}={value}" for key, value in env.items()] + command
+        xenv = {"DISPLAY": self.display, "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        if kind == "xterm":
+            argv = ["xterm", "-ti", "vt340", "-geometry", f"{columns}x{rows}"] + (["-l", "-lf", log] if log else []) + ["-e"] + program
+        else:
+            xenv.update({"HOME": env["HOME"], "LIBGL_ALWAYS_SOFTWARE": "1"})
+            argv = ["kitty", "--config", "NONE", "-o", f"initial_window_width={columns}c", "-o", f"initial_window_height={rows}c",
+                    "-o", "remember_window_size=no", "-o", "window_padding_width=0"] + program
+        self.terminal = subprocess.Popen(argv, env=xenv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.window = self.xdotool("search", "--sync", "--pid", str(self.terminal.pid)).split()[0]
+        self.xdotool("windowfocus", "--sync", self.window)
+
+    def xdotool(self, *arguments):
+        return subprocess.run(["xdotool", *arguments], env={"DISPLAY": self.display}, capture_output=True, text=True, check=True).stdout
+
+    def keys(self, *names):
+        self.xdotool("key", "--delay", "40", *names)
+
+    def close(self):
+        for process in (self.terminal, self.xvfb):
+            process.kill()
+            process.wait()
+
+
+def write_cover_catalog(served, count):
+    """A catalog of `count` issues whose covers are the demo's six pictures in turn."""
+    covers = sorted(glob.glob(os.path.join(ROOT, "Resources/demo/covers/*.png")))
+    os.makedirs(os.path.join(served, "pictures"), exist_ok=True)
+    for index, cover in enumerate(covers):
+        shutil.copy(cover, os.path.join(served, "pictures", f"c{index}.png"))
+    with open(os.path.join(served, "pictures.plist"), "wb") as handle:
+        plistlib.dump({"Title": "Pictures", "Issues": [
+            {"ID": f"p{n}", "Title": f"Picture {n}", "Download URL": f"pictures/p{n}.pdf", "Free": True,
+             "Cover URL": f"pictures/c{n % len(covers)}.png",
+             "Release date": __import__("datetime").datetime(2020, 1, 1) + __import__("datetime").timedelta(days=count - n)}
+            for n in range(count)]}, handle)
+
+
+def write_pages_pdf(path, pages):
+    """A real PDF of `pages` pages, each a coloured rectangle and lines of text, that poppler renders."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", None, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    kids = []
+    for page in range(pages):
+        text = b" ".join(b"BT /F1 12 Tf 20 %d Td (Page %d, line %d of the bench PDF) Tj ET" % (780 - 14 * line, page + 1, line) for line in range(40))
+        content = b"%.2f 0.3 0.6 rg 0 0 595 842 re f 0 g " % ((page % 10) / 10) + text
+        objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % len(objects))
+        kids.append(b"%d 0 R" % len(objects))
+    objects[1] = b"<< /Type /Pages /Kids [" + b" ".join(kids) + b"] /Count %d >>" % pages
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    with open(path, "wb") as handle:
+        handle.write(out)
+
+
+def figure_pictures(args, work, rows, nginx, served):
+    """Covers as pictures: first frame → every cover on screen sent as a picture (sixel in xterm,
+    kitty's protocol in kitty), the UI thread's CPU for a key that moves the selection with the
+    pictures on screen, bytes written to the terminal per key (none for a key that changes
+    nothing), and the time to make a cover from a 100-page PDF against pdftoppm alone."""
+    count = args.picture_count
+    write_cover_catalog(served, count)
+    # 18 × 14 cells a card: 8 columns and 5 rows show 40 (the details pane beside them).
+    columns, rows_ = 8 * 20 + 32, 5 * 14 + 2
+    for kind in ["xterm", "kitty"]:
+        if not shutil.which(kind):
+            rows.append((f"{count} covers as pictures ({kind})", "newsstand", "—", "", "", f"{kind} is not installed (make bench-deps)"))
+            continue
+        shown, key_cpu, key_bytes, still_bytes = [], [], [], []
+        for run in range(args.runs):
+            out = os.path.join(work, f"pictures-{kind}-{run}")
+            os.makedirs(out)
+            env = newsstand_shelf_env(out)
+            env["TERM"] = "xterm-256color" if kind == "xterm" else "xterm-kitty"
+            subprocess.run([args.binary, "refresh", "--catalog", nginx.url("pictures.plist")], env=env, check=True, stdout=subprocess.DEVNULL)
+            trace, log = os.path.join(out, "trace"), os.path.join(out, "terminal.log")
+            env["NEWSSTAND_TRACE"] = trace
+            terminal = XTerminal(kind, [args.binary, "--catalog", nginx.url("pictures.plist")], env, columns, rows_, log if kind == "xterm" else None)
+            try:
+                visible = min(count, 40)
+                deadline = time.monotonic() + 60
+                first = done = None
+                while time.monotonic() < deadline and done is None:
+                    lines = open(trace).read().splitlines() if os.path.exists(trace) else []
+                    frames = [line.split() for line in lines if " frame covers=" in line]
+                    if frames:
+                        first = float(frames[0][0])
+                        complete = [float(f[0]) for f in frames if int(f[2].split("=")[1]) >= visible]
+                        done = complete[0] if complete else None
+                    time.sleep(0.02)
+                if done is None:
+                    raise RuntimeError(f"{kind}: the covers never all arrived")
+                # The trace counts milliseconds.
+                shown.append((done - first) / 1000)
+                time.sleep(0.5)
+                pid = int(subprocess.run(["pgrep", "-f", "-n", f"{args.binary} --catalog"], capture_output=True, text=True).stdout.split()[0])
+                # A key that changes nothing (left at the first card): nothing is written.
+                size = os.path.getsize(log) if kind == "xterm" else 0
+                terminal.keys("Home", "Left", "Left", "Left", "Left")
+                time.sleep(0.5)
+                if kind == "xterm":
+                    still_bytes.append((os.path.getsize(log) - size) / 4)
+                # Keys that move the selection across the pictures, and back.
+                keys = ["Right"] * 7 + ["Left"] * 7
+                before_cpu, before_size = process_cpu(pid, main_thread_only=True), (os.path.getsize(log) if kind == "xterm" else 0)
+                for _ in range(args.picture_key_rounds):
+                    terminal.keys(*keys)
+                time.sleep(0.5)
+                pressed = len(keys) * args.picture_key_rounds
+                key_cpu.append((process_cpu(pid, main_thread_only=True) - before_cpu) / pressed)
+                if kind == "xterm":
+                    key_bytes.append((os.path.getsize(log) - before_size) / pressed)
+            finally:
+                terminal.close()
+        protocol = "sixel" if kind == "xterm" else "kitty"
+        rows.append((f"first frame → {min(count, 40)} covers as pictures ({protocol}, {kind})", "newsstand", fmt([t * 1000 for t in shown], "ms"), "", "", "—"))
+        tick = 1000 / os.sysconf("SC_CLK_TCK") / (14 * args.picture_key_rounds)
+        median_cpu = statistics.median(key_cpu) * 1000
+        rows.append((f"UI thread CPU per key moving the selection, {min(count, 40)} pictures ({kind})", "newsstand",
+                     f"{median_cpu:.2f} ms (± {tick:.2f})", "", "", f"target ≤ 2 ms, {'met' if median_cpu <= 2 else 'missed'}"))
+        if key_bytes:
+            rows.append((f"bytes written per key moving the selection ({kind})", "newsstand", f"{statistics.median(key_bytes):.0f} B", "", "", "—"))
+            rows.append((f"bytes written per key that changes nothing ({kind})", "newsstand", f"{statistics.median(still_bytes):.0f} B", "", "",
+                         f"target 0, {'met' if statistics.median(still_bytes) == 0 else 'missed'}"))
+
+    # A cover made from a 100-page PDF, against pdftoppm rendering its first page alone.
+    pdf = os.path.join(work, "pages.pdf")
+    write_pages_pdf(pdf, args.pdf_pages)
+    shutil.copy(pdf, os.path.join(served, "pages.pdf"))
+    with open(os.path.join(served, "pages.plist"), "wb") as handle:
+        plistlib.dump({"Title": "Pages", "Issues": [{"ID": "pages", "Title": "Pages", "Download URL": "pages.pdf", "Free": True}]}, handle)
+    made, floor = [], []
+    for run in range(args.runs):
+        out = os.path.join(work, f"made-{run}")
+        os.makedirs(out)
+        env = newsstand_env(out)
+        subprocess.run([args.binary, "download", "pages", "--catalog", nginx.url("pages.plist")], env=env, check=True, stdout=subprocess.DEVNULL)
+        start = time.monotonic()
+        subprocess.run([args.binary, "covers", "--catalog", nginx.url("pages.plist")], env=env, check=True, stdout=subprocess.DEVNULL)
+        made.append(time.monotonic() - start)
+        start = time.monotonic()
+        subprocess.run(["pdftoppm", "-f", "1", "-l", "1", "-singlefile", "-cropbox", "-scale-to", "800", "-png", pdf, os.path.join(out, "floor")],
+                       check=True)
+        floor.append(time.monotonic() - start)
+    ratio = statistics.median(made) / statistics.median(floor)
+    rows.append((f"cover made from a {args.pdf_pages}-page PDF", "newsstand covers", fmt([t * 1000 for t in made], "ms"), "", "", f"{ratio:.2f}× pdftoppm"))
+    rows.append((f"cover made from a {args.pdf_pages}-page PDF", "pdftoppm, first page (floor)", fmt([t * 1000 for t in floor], "ms"), "", "", "—"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build-release/release/newsstand"),
@@ -903,7 +1076,10 @@ def main():
     parser.add_argument("--rss-items", type=int, default=5_000)
     parser.add_argument("--feed-pages", type=int, default=100)
     parser.add_argument("--feed-page-entries", type=int, default=100)
-    parser.add_argument("--only", choices=["download", "parallel", "covers", "colours", "list", "shelf", "subscriptions", "newsstand", "feeds"],
+    parser.add_argument("--picture-count", type=int, default=40)
+    parser.add_argument("--picture-key-rounds", type=int, default=10)
+    parser.add_argument("--pdf-pages", type=int, default=100)
+    parser.add_argument("--only", choices=["download", "parallel", "covers", "colours", "list", "shelf", "subscriptions", "newsstand", "feeds", "pictures"],
                         help="run one group of figures")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, 1 run: checks the harness only")
     args = parser.parse_args()
@@ -922,6 +1098,9 @@ def main():
         args.rss_items = 50
         args.feed_pages = 3
         args.feed_page_entries = 10
+        args.picture_count = 6
+        args.picture_key_rounds = 1
+        args.pdf_pages = 3
     args.python = peer_python()
     print(f"peers: {args.python} (python3 plistlib), {shutil.which('curl')}, {shutil.which('wget')}")
     work = tempfile.mkdtemp(prefix="newsstand-bench-")
@@ -933,7 +1112,8 @@ def main():
         with Nginx(served, os.path.join(work, "nginx")) as nginx:
             for group, figure in [("download", figure_download), ("parallel", figure_parallel), ("covers", figure_covers), ("colours", figure_cover_colours),
                                   ("list", figure_list), ("shelf", figure_first_frame), ("shelf", figure_shelf_cpu),
-                                  ("subscriptions", figure_subscriptions), ("newsstand", figure_newsstand), ("feeds", figure_feeds)]:
+                                  ("subscriptions", figure_subscriptions), ("newsstand", figure_newsstand), ("feeds", figure_feeds),
+                                  ("pictures", figure_pictures)]:
                 if args.only in (None, group):
                     figure(args, work, rows, nginx, served)
     finally:
