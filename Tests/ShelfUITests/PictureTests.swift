@@ -104,6 +104,20 @@ final class PictureTests: XCTestCase {
         XCTAssertTrue(String(decoding: step.after[0].bytes, as: UTF8.self).contains("p=1007"))
     }
 
+    /// chafa writes sixel and iTerm2 pictures sized for the cells they cover.
+    func testSixelAndITerm2PicturesFromChafa() throws {
+        var rgba = [UInt8](repeating: 255, count: 60 * 90 * 4)
+        for index in stride(from: 0, to: rgba.count, by: 4) { rgba[index + 1] = 0 }  // magenta
+        let sixel = String(decoding: ChafaCanvas.picture(rgba: rgba, width: 60, height: 90, columns: 6, rows: 5, cellWidth: 10, cellHeight: 18,
+                                                         sixel: true), as: UTF8.self)
+        XCTAssertTrue(sixel.hasPrefix("\u{1B}P0;1;0q\"1;1;60;90"), String(sixel.prefix(40)))
+        XCTAssertTrue(sixel.hasSuffix("\u{1B}\\"))
+        let inline = String(decoding: ChafaCanvas.picture(rgba: rgba, width: 60, height: 90, columns: 6, rows: 5, cellWidth: 10, cellHeight: 18,
+                                                          sixel: false), as: UTF8.self)
+        XCTAssertTrue(inline.hasPrefix("\u{1B}]1337;File=inline=1;width=6;height=5;"), String(inline.prefix(60)))
+        XCTAssertTrue(inline.hasSuffix("\u{07}"))
+    }
+
     func testTheProbeReadsEachAnswerAndHandsBackKeysTypedMeanwhile() {
         let answers = "\u{1B}_Gi=31;OK\u{1B}\\" + "\u{1B}[6;20;10t" + "\u{1B}P>|kitty(0.35.2)\u{1B}\\" + "j" + "\u{1B}[A" + "\u{1B}[?62;4;22c" + "q"
         let parsed = TerminalGraphicsProbe.parse(Array(answers.utf8))

@@ -38,6 +38,15 @@ final class ShelfSettingsTests: XCTestCase {
         XCTAssertEqual(ShelfSettings().action(for: "v"), .toggleView)
     }
 
+    func testHowCoversAreDrawn() throws {
+        XCTAssertEqual(try ShelfSettings(config: NewsstandConfig.parse("covers = \"sixel\"\n", path: "c.toml")).covers, .sixel)
+        XCTAssertEqual(try ShelfSettings(config: NewsstandConfig.parse("jobs = 2\n", path: "c.toml")).covers, .auto)
+        XCTAssertThrowsError(try NewsstandConfig.parse("jobs = 2\ncovers = \"pixels\"\n", path: "c.toml")) { error in
+            XCTAssertEqual((error as? NewsstandError)?.message,
+                           "c.toml:2: covers: expected one of \"auto\", \"kitty\", \"sixel\", \"iterm2\", \"symbols\", \"off\".")
+        }
+    }
+
     func testAMistakeInKeysOrColoursIsNamedInOneLine() {
         let cases: [(String, String)] = [
             ("[keys]\ndownlaod = \"d\"\n", "c.toml:2: keys.downlaod: no such action; the actions are open, download, cancel,"),

@@ -15,10 +15,14 @@ public struct CoverImage: Sendable, Equatable {
 
     /// Whether the cells stand for a picture the terminal draws (kitty's placeholders), rather
     /// than symbols.
-    var isPicture: Bool { cells.first?.text.unicodeScalars.first == KittyGraphics.placeholder }
+    var isPicture: Bool { cells.first.map { KittyGraphics.isPlaceholder($0.text) } ?? false }
 
-    /// Copies the cells into `area`, cut to it.
+    /// Copies the cells into `area`, cut to it; a picture that fits whole is listed in the buffer.
     func render(into buffer: inout Buffer, area: Rect) {
+        if isPicture, area.width >= columns, area.height >= rows, let id = KittyGraphics.id(of: cells[0].style.foreground),
+           area.x >= 0, area.y >= 0, area.x + columns <= buffer.width, area.y + rows <= buffer.height {
+            buffer.pictures.append(PictureLayer.Placement(id: id, x: area.x, y: area.y, columns: columns, rows: rows))
+        }
         for row in 0..<min(rows, area.height) {
             for column in 0..<min(columns, area.width) {
                 buffer.set(area.x + column, area.y + row, cells[row * columns + column])

@@ -23,11 +23,22 @@ enum KittyGraphics {
         return text
     }
 
-    /// The row and column a placeholder cell's text names; nil for any other text.
+    /// Each diacritic's number.
+    private static let numbers: [UInt32: Int] = Dictionary(uniqueKeysWithValues: diacritics.enumerated().map { ($1, $0) })
+
+    /// Whether a cell's text starts with the placeholder: its first UTF-8 byte (F4) rules out
+    /// nearly every other cell without decoding it.
+    static func isPlaceholder(_ text: String) -> Bool {
+        text.utf8.first == 0xF4 && text.unicodeScalars.first == placeholder
+    }
+
+    /// The row and column a placeholder cell's text names; nil for any other text. Read for
+    /// every picture cell of every frame: no allocation.
     static func position(of text: String) -> (row: Int, column: Int)? {
-        let scalars = Array(text.unicodeScalars)
-        guard scalars.count == 3, scalars[0] == placeholder,
-              let row = diacritics.firstIndex(of: scalars[1].value), let column = diacritics.firstIndex(of: scalars[2].value)
+        guard text.utf8.first == 0xF4 else { return nil }
+        var scalars = text.unicodeScalars.makeIterator()
+        guard scalars.next() == placeholder, let row = scalars.next().flatMap({ numbers[$0.value] }),
+              let column = scalars.next().flatMap({ numbers[$0.value] }), scalars.next() == nil
         else { return nil }
         return (row, column)
     }

@@ -6,6 +6,10 @@ public struct Buffer: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// Pictures drawn whole into the cells, top-left corner and size: where the terminal looks
+    /// for them, rather than in every cell of every frame. A picture drawn over later (a
+    /// dialog) is still listed; its cells say it is no longer whole.
+    var pictures: [PictureLayer.Placement] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)

@@ -130,18 +130,26 @@ public final class CursesTerminal: Terminal {
         }
         let pictureFrame = pictures?.frame(for: buffer, repainted: previous == nil)
         let blanksPictures = !(pictures?.drawsPlaceholderCells ?? true)
-        for y in 0..<buffer.height {
-            for x in 0..<buffer.width {
-                let cell = buffer[x, y]
-                if cell.isContinuation { continue }
-                if let previous, previous[x, y] == cell, !(x + 1 < buffer.width && previous[x + 1, y] != buffer[x + 1, y]) {
-                    continue
-                }
-                // Under a picture drawn over cells, the cells are blank.
-                if blanksPictures && cell.text.unicodeScalars.first == KittyGraphics.placeholder {
-                    put(.blank, x: x, y: y)
-                } else {
-                    put(cell, x: x, y: y)
+        // Cells compared in place: a frame of 200 × 60 is 12,000 of them, and copying each (its
+        // string retained and released) cost more than the comparison.
+        let width = buffer.width
+        let old = previous?.cells ?? []
+        buffer.cells.withUnsafeBufferPointer { cells in
+            old.withUnsafeBufferPointer { old in
+                for y in 0..<buffer.height {
+                    for x in 0..<width {
+                        let index = y * width + x
+                        if cells[index].isContinuation { continue }
+                        if !old.isEmpty, old[index] == cells[index], !(x + 1 < width && old[index + 1] != cells[index + 1]) {
+                            continue
+                        }
+                        // Under a picture drawn over cells, the cells are blank.
+                        if blanksPictures && KittyGraphics.isPlaceholder(cells[index].text) {
+                            put(.blank, x: x, y: y)
+                        } else {
+                            put(cells[index], x: x, y: y)
+                        }
+                    }
                 }
             }
         }
@@ -337,6 +345,11 @@ public final class CursesTerminal: Terminal {
     public func end() {
         guard !ended else { return }
         ended = true
+        // kitty keeps its pictures until told: the placements go with the shelf.
+        if let support = pictures?.store.support, support.pictureProtocol == .kittyDirect || support.pictureProtocol == .kittyPlaceholders {
+            let delete = Array("\u{1B}_Ga=d,d=a,q=2\u{1B}\\".utf8)
+            writeRaw(support.throughTmux ? KittyGraphics.throughTmux(delete) : delete)
+        }
         endwin()
     }
 }

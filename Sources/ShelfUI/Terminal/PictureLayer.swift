@@ -42,28 +42,18 @@ struct PictureLayer {
 
     /// The pictures whose every cell is in `buffer` (one partly covered by a dialog is not drawn).
     func placements(in buffer: Buffer) -> Set<Placement> {
-        var found: Set<Placement> = []
-        for y in 0..<buffer.height {
-            for x in 0..<buffer.width {
-                let cell = buffer[x, y]
-                guard cell.text.unicodeScalars.first == KittyGraphics.placeholder, let position = KittyGraphics.position(of: cell.text),
-                      position == (0, 0), let id = KittyGraphics.id(of: cell.style.foreground), let picture = store.picture(id)
-                else { continue }
-                let placement = Placement(id: id, x: x, y: y, columns: picture.columns, rows: picture.rows)
-                if isWhole(placement, in: buffer) { found.insert(placement) }
-            }
-        }
-        return found
+        Set(buffer.pictures.filter { store.picture($0.id) != nil && isWhole($0, in: buffer) })
     }
 
+    /// Whether every cell of the picture is still one of its placeholders: anything drawn over
+    /// it (a dialog, the help) is not.
     private func isWhole(_ placement: Placement, in buffer: Buffer) -> Bool {
         guard placement.x + placement.columns <= buffer.width, placement.y + placement.rows <= buffer.height else { return false }
+        let color = KittyGraphics.color(for: placement.id)
         for row in 0..<placement.rows {
             for column in 0..<placement.columns {
                 let cell = buffer[placement.x + column, placement.y + row]
-                guard let position = KittyGraphics.position(of: cell.text), position == (row, column),
-                      KittyGraphics.id(of: cell.style.foreground) == placement.id
-                else { return false }
+                guard cell.text.utf8.first == 0xF4, cell.style.foreground == color else { return false }
             }
         }
         return true
