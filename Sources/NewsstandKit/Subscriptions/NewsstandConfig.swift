@@ -40,7 +40,7 @@ public struct NewsstandConfig: Sendable {
         subscriptions.first { $0.name == name }
     }
 
-    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "view", "subscriptions", "keys", "colors"]
+    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "view", "covers", "subscriptions", "keys", "colors"]
     private static let subscriptionKeys = Set(["url", "headers", "query"] + SubscriptionSetting.all.map(\.key))
         .union(ConfigEditor.credentialKeys)
 
