@@ -104,6 +104,21 @@ final class PictureTests: XCTestCase {
         XCTAssertTrue(String(decoding: step.after[0].bytes, as: UTF8.self).contains("p=1007"))
     }
 
+    /// The store keeps pictures up to its cap in bytes, letting the oldest go first; an ID used
+    /// again is let go from the cover that had it.
+    func testTheStoreLetsTheOldestPicturesGoAtItsCap() {
+        let store = PictureStore(support: PictureSupport(pictureProtocol: .sixel), colors: .basic, maximumBytes: 25)
+        func add(_ id: UInt32) -> [UInt32] { store.add(PictureStore.Picture(id: id, columns: 1, rows: 1, payload: [UInt8](repeating: 0, count: 10))) }
+        XCTAssertEqual(add(16), [])
+        XCTAssertEqual(add(17), [])
+        XCTAssertEqual(add(18), [16], "30 bytes: the oldest goes")
+        XCTAssertNil(store.picture(16))
+        XCTAssertNotNil(store.picture(17))
+        XCTAssertEqual(add(17), [17], "used again")
+        XCTAssertEqual(add(19), [18], "17 is the newest now")
+        XCTAssertEqual((0..<240).map { _ in store.nextID() }.min(), 16, "palette IDs above the 16 basic colours")
+    }
+
     /// chafa writes sixel and iTerm2 pictures sized for the cells they cover.
     func testSixelAndITerm2PicturesFromChafa() throws {
         var rgba = [UInt8](repeating: 255, count: 60 * 90 * 4)

@@ -51,8 +51,9 @@ public final class XtermSession {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         switch emulator {
         case .xterm(let options):
-            xterm = try Self.spawn(["xterm", "-geometry", "\(columns)x\(rows)", "-l", "-lf", logPath] + options + ["-e"] + program,
-                                   environment: ["DISPLAY": display, "PATH": path])
+            // In UTF-8, as a reader's xterm is: without it, xterm shows the shelf's lines as Latin-1.
+            xterm = try Self.spawn(["xterm", "-u8", "-geometry", "\(columns)x\(rows)", "-l", "-lf", logPath] + options + ["-e"] + program,
+                                   environment: ["DISPLAY": display, "PATH": path, "LANG": "C.UTF-8"])
         case .kitty:
             let options = ["initial_window_width=\(columns)c", "initial_window_height=\(rows)c", "remember_window_size=no",
                            "window_padding_width=0", "placement_strategy=top-left", "enable_audio_bell=no"]
@@ -117,6 +118,12 @@ public final class XtermSession {
         // xterm's internal border is 2 pixels by default; kitty's padding is set to none.
         let border = if case .xterm = emulator { 2 } else { 0 }
         return ((size[0] - 2 * border) / columns, (size[1] - 2 * border) / rows, border)
+    }
+
+    /// Resizes the window to `columns` × `rows` cells of `cell`'s size (the program gets SIGWINCH).
+    public func resize(columns: Int, rows: Int, cell: (width: Int, height: Int, border: Int)) throws {
+        try xdotool(["windowsize", "--sync", window, "\(columns * cell.width + 2 * cell.border)", "\(rows * cell.height + 2 * cell.border)"],
+                    allowFailure: true)
     }
 
     /// Waits until xterm has closed (its program ended); says whether it did.

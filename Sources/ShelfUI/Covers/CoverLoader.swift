@@ -19,6 +19,8 @@ final class CoverLoader: Sendable {
 
     private struct State: Sendable {
         var images: [RenderKey: CoverImage] = [:]
+        /// The cover each picture was made for: a picture let go takes its cover's cells with it.
+        var pictureKeys: [UInt32: RenderKey] = [:]
         var pixels: [String: CoverPixels] = [:]
         /// Addresses of ``pixels`` by last use, oldest first.
         var pixelUse: [String] = []
@@ -42,18 +44,20 @@ final class CoverLoader: Sendable {
 
             init(_ index: Int) { queue = DispatchQueue(label: "newsstand.covers.render.\(index)") }
 
-            func render(_ pixels: CoverPixels, _ size: Size, colors: ColorSupport, pictures: PictureStore?) -> CoverImage? {
+            /// The cover's cells, and the pictures let go to keep this one (for a terminal that
+            /// shows pictures).
+            func render(_ pixels: CoverPixels, _ size: Size, colors: ColorSupport, pictures: PictureStore?) -> (CoverImage?, [UInt32]) {
                 if let pictures { return Self.picture(pixels, size, store: pictures) }
                 if canvases[size] == nil { canvases[size] = ChafaCanvas(columns: size.columns, rows: size.rows, colors: colors) }
-                return canvases[size]?.render(pixels)
+                return (canvases[size]?.render(pixels), [])
             }
 
             /// The cover as a picture over the card's cells: made for the terminal's protocol and
             /// cell size, kept in the store under a fresh ID, and the cells that name it.
-            static func picture(_ pixels: CoverPixels, _ size: Size, store: PictureStore) -> CoverImage? {
+            static func picture(_ pixels: CoverPixels, _ size: Size, store: PictureStore) -> (CoverImage?, [UInt32]) {
                 let support = store.support
                 let width = size.columns * support.cellWidth, height = size.rows * support.cellHeight
-                guard width > 0, height > 0 else { return nil }
+                guard width > 0, height > 0 else { return (nil, []) }
                 let rgba = pixels.fitted(width: width, height: height)
                 let id = store.nextID()
                 let payload: [UInt8] = switch support.pictureProtocol {
@@ -62,9 +66,9 @@ final class CoverLoader: Sendable {
                     ChafaCanvas.picture(rgba: rgba, width: width, height: height, columns: size.columns, rows: size.rows,
                                         cellWidth: support.cellWidth, cellHeight: support.cellHeight, sixel: support.pictureProtocol == .sixel)
                 }
-                guard !payload.isEmpty else { return nil }
-                store.add(PictureStore.Picture(id: id, columns: size.columns, rows: size.rows, payload: payload))
-                return CoverImage.picture(id: id, columns: size.columns, rows: size.rows)
+                guard !payload.isEmpty else { return (nil, []) }
+                let evicted = store.add(PictureStore.Picture(id: id, columns: size.columns, rows: size.rows, payload: payload))
+                return (CoverImage.picture(id: id, columns: size.columns, rows: size.rows), evicted)
             }
         }
 
@@ -196,10 +200,16 @@ final class CoverLoader: Sendable {
     private func render(_ pixels: CoverPixels, _ key: RenderKey) {
         let lane = renderer.lane()
         lane.queue.async { [self] in
-            let image = lane.render(pixels, key.size, colors: renderer.colors, pictures: renderer.pictures)
+            let (image, evicted) = lane.render(pixels, key.size, colors: renderer.colors, pictures: renderer.pictures)
             state.withLock { state in
                 state.rendering.remove(key)
-                if let image { state.images[key] = image }
+                for id in evicted {
+                    if let gone = state.pictureKeys.removeValue(forKey: id) { state.images[gone] = nil }
+                }
+                if let image {
+                    state.images[key] = image
+                    if image.isPicture, let id = KittyGraphics.id(of: image.cells[0].style.foreground) { state.pictureKeys[id] = key }
+                }
             }
             if image != nil { onChange() }
         }
