@@ -279,6 +279,19 @@ final class FeedsEndToEndTests: XCTestCase {
         try downloadAndOpen("quarterly/tag:quarterly.example,2026:q4", expecting: q4)
     }
 
+    func testJSONFeedAttachments() throws {
+        serveFeed("/byte/feed.json", "magazine.json", contentType: "application/feed+json")
+        server.serve("/byte/feed-2.json", .init(body: Data(#"{"version": "https://jsonfeed.org/version/1.1", "items": []}"#.utf8),
+                                                contentType: "application/feed+json"))
+        let pdf = Fixtures.pdf(size: 34000, seed: 8)
+        server.serve("/pdf/byte-12.pdf", .init(body: pdf))
+        let json = try run("subscribe", server.url("/byte/feed.json").absoluteString, "--name", "byte")
+        XCTAssertEqual(json.status, 0, json.error)
+        XCTAssertTrue(json.output.contains("Byte Review, 2 issues (JSON Feed)"), json.output)
+        XCTAssertTrue(json.error.contains("2 items of the feed offer nothing to download"), json.error)
+        try downloadAndOpen("byte/issues/12", expecting: pdf)
+    }
+
     func testHostileFeedsAreRefusedAndTheCachedCopyStays() throws {
         serveFeed("/zine/feed.rss", "magazine.rss", contentType: "application/rss+xml")
         XCTAssertEqual(try run("subscribe", server.url("/zine/feed.rss").absoluteString, "--name", "zine").status, 0)

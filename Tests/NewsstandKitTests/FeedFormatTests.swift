@@ -114,6 +114,32 @@ final class FeedFormatTests: XCTestCase {
         XCTAssertEqual(catalog.itemsWithoutDownload, 1, "the issue without a url")
     }
 
+    /// JSON Feed 1.1 as a publisher writes it, with 1.0's habits (a numeric id) mixed in.
+    func testJSONFeedAttachmentsAreIssuesAndImagesTheirCovers() throws {
+        let (catalog, page) = try catalog("magazine.json", at: "http://127.0.0.1:7300/byte/feed.json", contentType: "application/feed+json")
+        XCTAssertEqual(page.format, .jsonFeed)
+        XCTAssertEqual(catalog.title, "Byte Review")
+        XCTAssertEqual(page.next, "http://127.0.0.1:7300/byte/feed-2.json")
+        XCTAssertEqual(catalog.entries.map(\.id), ["https://byte.example/issues/12", "11"])
+        let latest = catalog.entries[0]
+        XCTAssertEqual(latest.title, "Byte Review 12: Terminals")
+        XCTAssertEqual(latest.summary, "Twelve & counting.")
+        XCTAssertEqual(latest.releaseDate, day("2026-11-20T07:00:00Z"))
+        XCTAssertEqual(latest.coverAddress, "http://127.0.0.1:7300/covers/12.png")
+        XCTAssertEqual(latest.downloadAddress, "http://127.0.0.1:7300/pdf/byte-12.pdf")
+        XCTAssertEqual(latest.size, 34000)
+        XCTAssertEqual(latest.authors, "Byte Review editors", "the feed's authors where the item names none")
+        let older = catalog.entries[1]
+        XCTAssertEqual(older.mediaType, .epub, "the EPUB, not the MP3 beside it")
+        XCTAssertEqual(older.coverAddress, "https://byte.example/banners/11.jpg")
+        XCTAssertEqual(older.releaseDate, day("2026-11-13T08:00:00Z"))
+        XCTAssertEqual(older.authors, "Ann Editor")
+        XCTAssertEqual(catalog.itemsWithoutDownload, 2, "the blog post and the podcast episode")
+        // Sent as plain JSON, it is still known by its shape.
+        XCTAssertEqual(try reader.page(Fixtures.feed("magazine.json"), url: URL(string: "http://127.0.0.1/f")!, contentType: "application/json").format, .jsonFeed)
+        XCTAssertThrowsError(try reader.page(Data(#"{"version": "1", "items": []}"#.utf8), url: URL(string: "http://127.0.0.1/f")!, contentType: "application/json"))
+    }
+
     func testRSSItemsWithEnclosuresAndTheRestCounted() throws {
         let (catalog, page) = try catalog("magazine.rss", at: "http://127.0.0.1:7100/feed.rss", contentType: "text/html")
         XCTAssertEqual(page.format, .rss)
@@ -226,8 +252,8 @@ final class FeedFormatTests: XCTestCase {
                        "The catalog is not well-formed XML (line 1: </channel> closes <title>).")
         XCTAssertEqual(refusal("<!DOCTYPE html><html><body>Sign in</body></html>", contentType: "text/html"),
                        "The catalog is a web page (HTML), not a feed.")
-        XCTAssertEqual(refusal("{\"name\": 1}"), "The catalog is JSON, but neither an OPDS 2 feed nor a Baker shelf.")
-        XCTAssertTrue(refusal("<opml version=\"2.0\"/>").hasPrefix("The catalog is XML with a <opml> root, which is none of a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0 or Baker's shelf.json."))
+        XCTAssertEqual(refusal("{\"name\": 1}"), "The catalog is JSON, but not an OPDS 2 feed, a JSON Feed or a Baker shelf.")
+        XCTAssertTrue(refusal("<opml version=\"2.0\"/>").hasPrefix("The catalog is XML with a <opml> root, which is none of a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed or Baker's shelf.json."))
         XCTAssertEqual(refusal("[{\"name\": "), "The catalog is not valid JSON.")
     }
 

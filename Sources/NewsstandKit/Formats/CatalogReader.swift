@@ -10,12 +10,12 @@ public struct CatalogReader: Sendable {
 
     /// Every format, the property list first (it wins a tie: it was here first).
     public static let formats: [any CatalogFormat] = [
-        PropertyListFormat(), AtomFeedFormat(), RSSFeedFormat(), OPDS2Format(), BakerShelfFormat(),
+        PropertyListFormat(), AtomFeedFormat(), RSSFeedFormat(), OPDS2Format(), BakerShelfFormat(), JSONFeedFormat(),
     ]
 
     /// What the `Accept` header of a catalog request names: the formats read here, best first.
     public static let acceptHeader = "application/atom+xml;profile=opds-catalog, application/opds+json, application/atom+xml, "
-        + "application/rss+xml, application/x-plist, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
+        + "application/rss+xml, application/feed+json, application/x-plist, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
 
     /// The format of a document: by its first bytes and its Content-Type together, since servers
     /// send feeds as `text/html`, `application/xml` or `application/json`.
@@ -31,13 +31,13 @@ public struct CatalogReader: Sendable {
     }
 
     private static func unrecognised(_ sniff: DocumentSniff, contentType: String?, empty: Bool) -> NewsstandError {
-        let known = "a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0 or Baker's shelf.json"
+        let known = "a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed or Baker's shelf.json"
         let what: String
         switch sniff.shape {
         case _ where empty: what = "empty"
         case .xml(let root, _) where root.lowercased() == "html": what = "a web page (HTML), not a feed"
         case .xml(let root, _): what = "XML with a <\(TextSanitizer.inert(String(root.prefix(40))))> root, which is none of \(known)"
-        case .jsonObject, .jsonArray: what = "JSON, but neither an OPDS 2 feed nor a Baker shelf"
+        case .jsonObject, .jsonArray: what = "JSON, but not an OPDS 2 feed, a JSON Feed or a Baker shelf"
         default:
             if contentType?.lowercased().contains("html") == true { what = "a web page (HTML), not a feed" }
             else { what = "in no format newsstand reads (\(known))" }

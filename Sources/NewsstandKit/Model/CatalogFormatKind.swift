@@ -6,6 +6,7 @@ public enum CatalogFormatKind: String, Sendable, CaseIterable, Codable {
     case atom = "Atom"
     case rss = "RSS 2.0"
     case baker = "Baker shelf.json"
+    case jsonFeed = "JSON Feed"
 
     /// What the format calls an item's ID, as warnings name it.
     public var idField: String { self == .propertyList ? "ID" : "id" }
