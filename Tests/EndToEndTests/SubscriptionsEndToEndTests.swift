@@ -181,6 +181,50 @@ final class SubscriptionsEndToEndTests: XCTestCase {
         XCTAssertTrue(text.contains("# My newsstand. Written by hand; newsstand must keep this comment."))
     }
 
+    /// OPML from newsboat and from a podcast app: every feed subscribed once, at any depth of
+    /// folders, duplicates and what is not http(s) skipped and named; `export` then `import` into
+    /// another configuration keeps every name and address.
+    func testOPMLFromOtherReadersImportsAndRoundTrips() throws {
+        let server = servers["weekly"]!
+        server.serve("/zine/feed.rss", .init(body: Fixtures.feed("magazine.rss"), contentType: "application/rss+xml"))
+        let newsboat = folder.path + "/newsboat.opml", antennapod = folder.path + "/antennapod.opml"
+        let port = server.url("/").port!
+        try Fixtures.opml("newsboat.opml").replacingOccurrences(of: "PORT", with: "\(port)").write(toFile: newsboat, atomically: true, encoding: .utf8)
+        try Fixtures.opml("antennapod.opml").write(toFile: antennapod, atomically: true, encoding: .utf8)
+
+        let first = try runner.run("import", newsboat)
+        XCTAssertEqual(first.status, 0, first.output + first.error)
+        XCTAssertTrue(first.output.contains("Imported 2 subscriptions"), first.output)
+        XCTAssertTrue(first.error.contains("skipped http://127.0.0.1:\(port)/zine/feed.rss: already subscribed as"), "twice in the file: \(first.error)")
+        XCTAssertTrue(first.error.contains("skipped file:///etc/passwd: not an http(s) address"), first.error)
+        let second = try runner.run("import", antennapod)
+        XCTAssertEqual(second.status, 0, second.output + second.error)
+        XCTAssertTrue(second.output.contains("Imported 2 subscriptions"), "the nested two; Byte Review is there already: \(second.output)")
+        XCTAssertTrue(second.error.contains("skipped https://byte.example/feed.json: already subscribed as"), second.error)
+
+        let listed = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(runner.run("subscriptions", "--json").output.utf8)) as? [String: Any])?["subscriptions"] as? [[String: Any]])
+        XCTAssertEqual(Set(listed.compactMap { $0["url"] as? String }), [
+            "http://127.0.0.1:\(port)/zine/feed.rss", "https://byte.example/feed.json", "https://ocean.example/opds/root.xml", "https://planet.example/feed.xml",
+        ])
+        XCTAssertEqual(listed.first { $0["url"] as? String == "https://ocean.example/opds/root.xml" }?["title"] as? String, "Ocean Quarterly & Friends")
+
+        // Out, and into another newsstand: the same names and addresses.
+        XCTAssertEqual(try runner.run("refresh", "--subscription", listed.first { ($0["url"] as? String)?.hasPrefix("http://127.0.0.1") == true }?["name"] as? String ?? "").status, 0)
+        let exported = try runner.run("export", "--opml")
+        XCTAssertEqual(exported.status, 0, exported.error)
+        XCTAssertTrue(exported.output.contains(#"text="Zine Weekly""#), "the title read from the feed's cached copy:\n\(exported.output)")
+        let file = folder.path + "/exported.opml"
+        try exported.output.write(toFile: file, atomically: true, encoding: .utf8)
+        let elsewhere = TemporaryDirectory()
+        let other = CommandRunner(folder: elsewhere)
+        let imported = try other.run("import", file)
+        XCTAssertEqual(imported.status, 0, imported.output + imported.error)
+        XCTAssertTrue(imported.error.isEmpty, imported.error)
+        let again = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(other.run("subscriptions", "--json").output.utf8)) as? [String: Any])?["subscriptions"] as? [[String: Any]])
+        func pairs(_ rows: [[String: Any]]) -> Set<String> { Set(rows.map { "\($0["name"] as? String ?? "?") \($0["url"] as? String ?? "?")" }) }
+        XCTAssertEqual(pairs(again), pairs(listed))
+    }
+
     func testASecondSyncSaysSoAndAKilledSyncLosesNothing() throws {
         let big = publish("monthly", ["m1"], size: 3_000_000, throttle: 1_000_000)
         publish("weekly", ["w1"])

@@ -105,6 +105,15 @@ public final class TemporaryDirectory: Sendable {
 
 extension Fixtures {
     /// A feed fixture from `Tests/Fixtures/Feeds`, modelled on what a real server sends.
+    /// An OPML file of `Fixtures/OPML`, as feed readers export them.
+    public static func opml(_ name: String) -> String {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        guard let text = try? String(contentsOfFile: folder.appendingPathComponent("Fixtures/OPML/\(name)").path, encoding: .utf8) else {
+            preconditionFailure("no OPML fixture \(name)")
+        }
+        return text
+    }
+
     public static func feed(_ name: String) -> Data {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let url = folder.appendingPathComponent("Fixtures/Feeds/\(name)")
