@@ -4,12 +4,16 @@ import Foundation
 /// Test data: PDFs, catalogs and temporary folders.
 public enum Fixtures {
     /// A PDF-signed file of `size` bytes whose content depends on `seed`.
-    /// A real one-page PDF, 200 × 300 points of one colour (RGB 0–1), that poppler renders.
-    public static func pagePDF(red: Double, green: Double, blue: Double) -> Data {
+    /// A real one-page PDF, 200 × 300 points of one colour (RGB 0–1), that poppler renders; with
+    /// a title and a creation date in its Info dictionary when given.
+    public static func pagePDF(red: Double, green: Double, blue: Double, title: String? = nil, created: String? = nil) -> Data {
         let content = "\(red) \(green) \(blue) rg 0 0 200 300 re f"
-        let objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] /Contents 4 0 R >>",
                        "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream"]
+        if title != nil || created != nil {
+            objects.append("<< " + (title.map { "/Title (\($0)) " } ?? "") + (created.map { "/CreationDate (\($0)) " } ?? "") + ">>")
+        }
         var out = "%PDF-1.4\n"
         var offsets: [Int] = []
         for (index, body) in objects.enumerated() {
@@ -19,7 +23,8 @@ public enum Fixtures {
         let xref = out.utf8.count
         out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
         for offset in offsets { out += String(format: "%010d 00000 n \n", offset) }
-        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        let info = objects.count > 4 ? " /Info 5 0 R" : ""
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R\(info) >>\nstartxref\n\(xref)\n%%EOF\n"
         return Data(out.utf8)
     }
 
@@ -105,6 +110,25 @@ public final class TemporaryDirectory: Sendable {
 
 extension Fixtures {
     /// A feed fixture from `Tests/Fixtures/Feeds`, modelled on what a real server sends.
+    /// A zip archive of `files` (name inside → bytes), deflated by Python's zipfile.
+    public static func zip(_ files: [(String, Data)], to path: String) throws {
+        let staging = NSTemporaryDirectory() + "zip-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        for (name, data) in files {
+            let file = URL(fileURLWithPath: staging + "/" + name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    [z.write(n) for n in sys.argv[2:]]",
+                             path] + files.map(\.0)
+        process.currentDirectoryURL = URL(fileURLWithPath: staging)
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
     /// An OPML file of `Fixtures/OPML`, as feed readers export them.
     public static func opml(_ name: String) -> String {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

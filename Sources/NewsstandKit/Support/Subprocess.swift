@@ -117,4 +117,53 @@ public enum Subprocess {
         }
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
     }
+
+    /// What `arguments[0]` prints, read until it ends or `seconds` pass (then it is killed with
+    /// its process group): nil when it could not start, failed, was killed, or printed more
+    /// than `limit` bytes.
+    static func output(of arguments: [String], seconds: Double, limit: Int = 1 << 20) -> String? {
+        guard let made = FileOps.closeOnExecPipe() else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, made.write, STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        close(made.write)
+        defer { close(made.read) }
+        guard spawned == 0 else { return nil }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var killed = false
+        while true {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now >= deadline || output.count > limit {
+                kill(-pid, SIGKILL)
+                killed = true
+                break
+            }
+            var descriptor = pollfd(fd: made.read, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(max(1, (deadline - now) / 1_000_000)))
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { continue }
+            let count = read(made.read, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output += buffer[0..<count]
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard !killed, status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return nil }
+        return String(decoding: output, as: UTF8.self)
+    }
 }

@@ -194,6 +194,7 @@ extension NewsstandCommand {
             json.field("size", entry.size)
             json.field("state", state)
             json.field("subscription", issue.subscription)
+            json.field("summary", entry.summary.map(TextSanitizer.inert))
             json.field("title", TextSanitizer.inert(entry.title))
             json.endObject()
         }

@@ -1,0 +1,90 @@
+import Foundation
+
+/// What a publisher's file says of itself: a PDF's Info dictionary (read by poppler's `pdfinfo`),
+/// an EPUB's package, a CBZ's ComicInfo.xml, an HPub's book.json; then its name
+/// (`2026-03 Spring Issue.pdf`); then the file's time.
+public struct IssueMetadata: Sendable, Equatable, Codable {
+    public var title: String
+    public var date: Date
+    public var summary: String?
+
+    /// Reads the metadata of the issue at `path`, named `name` in its folder, modified `modified`.
+    static func read(path: String, name: String, type: MediaType, modified: Date) -> IssueMetadata {
+        let inside: (title: String?, date: Date?, summary: String?) = switch type {
+        case .pdf: pdf(path)
+        case .epub: (try? epub(ZipFile(path: path))) ?? (nil, nil, nil)
+        case .cbz: (try? comicInfo(ZipFile(path: path))) ?? (nil, nil, nil)
+        case .hpub: (try? book(ZipFile(path: path))) ?? (nil, nil, nil)
+        }
+        let named = fromName(name)
+        return IssueMetadata(title: clean(inside.title) ?? named.title, date: inside.date ?? named.date ?? modified,
+                             summary: clean(inside.summary))
+    }
+
+    private static func clean(_ text: String?) -> String? {
+        guard let text = text?.split(whereSeparator: { $0.isWhitespace }).joined(separator: " "), !text.isEmpty else { return nil }
+        return TextSanitizer.inert(text)
+    }
+
+    /// `2026-03 Spring Issue`, `2026-03-14_Spring`, else the name without its extension.
+    static func fromName(_ name: String) -> (title: String, date: Date?) {
+        let stem = (name as NSString).deletingPathExtension
+        if let match = stem.wholeMatch(of: /(\d{4})-(\d{2})(?:-(\d{2}))?[ _-]+(.+)/),
+           let date = FeedDate.iso8601("\(match.1)-\(match.2)-\(match.3.map(String.init) ?? "01")T00:00:00Z") {
+            return (String(match.4).replacingOccurrences(of: "_", with: " "), date)
+        }
+        return (stem.replacingOccurrences(of: "_", with: " "), nil)
+    }
+
+    /// `pdfinfo`'s Title, Subject and CreationDate (ISO dates), killed after 10 s.
+    private static func pdf(_ path: String) -> (String?, Date?, String?) {
+        guard let output = Subprocess.output(of: ["pdfinfo", "-isodates", "-enc", "UTF-8", "--", path], seconds: 10) else { return (nil, nil, nil) }
+        var fields: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (fields["Title"], fields["CreationDate"].flatMap(FeedDate.iso8601), fields["Subject"])
+    }
+
+    /// The package's `dc:title`, `dc:date` and `dc:description`.
+    private static func epub(_ zip: ZipFile) throws(NewsstandError) -> (String?, Date?, String?) {
+        let container = try parse(zip.read("META-INF/container.xml", limit: 1 << 20))
+        guard let rootfile = container.elements.indices.first(where: { container.elements[$0].name == "rootfile" }),
+              let opf = container.attribute("full-path", of: rootfile)
+        else { return (nil, nil, nil) }
+        let package = try parse(zip.read(opf, limit: 4 << 20))
+        func first(_ name: String) -> String? {
+            package.elements.indices.first { package.elements[$0].name == name }.map { package.text(of: $0) }
+        }
+        return (first("title"), first("date").flatMap { FeedDate.iso8601($0) ?? FeedDate.iso8601($0 + "T00:00:00Z") }, first("description"))
+    }
+
+    /// ComicInfo.xml's Title (else Series and Number), Year, Month and Day, and Summary.
+    private static func comicInfo(_ zip: ZipFile) throws(NewsstandError) -> (String?, Date?, String?) {
+        let info = try parse(zip.read("ComicInfo.xml", limit: 1 << 20))
+        func field(_ name: String) -> String? { info.childText(of: info.root, name, in: nil) }
+        let series = [field("Series"), field("Number").map { "#" + $0 }].compactMap { $0 }.joined(separator: " ")
+        var date: Date?
+        if let year = field("Year").flatMap(Int.init) {
+            let month = field("Month").flatMap(Int.init) ?? 1, day = field("Day").flatMap(Int.init) ?? 1
+            date = FeedDate.iso8601(String(format: "%04d-%02d-%02dT00:00:00Z", year, month, day))
+        }
+        return (field("Title") ?? (series.isEmpty ? nil : series), date, field("Summary"))
+    }
+
+    /// book.json's `title`, `date` and `info` (Baker's words for a summary).
+    private static func book(_ zip: ZipFile) throws(NewsstandError) -> (String?, Date?, String?) {
+        let data = try zip.read("book.json", limit: 1 << 20)
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return (nil, nil, nil) }
+        return (object["title"] as? String, (object["date"] as? String).flatMap(FeedDate.iso8601), object["info"] as? String)
+    }
+
+    private static func parse(_ data: Data) throws(NewsstandError) -> XMLTree {
+        do {
+            return try XMLTree.parse(data)
+        } catch {
+            throw NewsstandError(.verificationFailed, "Not well-formed XML.")
+        }
+    }
+}
