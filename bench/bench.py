@@ -1063,6 +1063,39 @@ def figure_pictures(args, work, rows, nginx, served):
     rows.append((f"cover made from a {args.pdf_pages}-page PDF", "pdftoppm, first page (floor)", fmt([t * 1000 for t in floor], "ms"), "", "", "—"))
 
 
+def figure_publish(args, work, rows, nginx, served):
+    """`publish` of a folder of N issues (each with its cover beside it, as a publisher with
+    covers has them): the first run, then a run after one new file, which reads that file alone."""
+    count = args.publish_files
+    folder = os.path.join(work, "publish")
+    os.makedirs(folder)
+    pdf = os.path.join(work, "publish-page.pdf")
+    write_pages_pdf(pdf, 1)
+    cover = sorted(glob.glob(os.path.join(ROOT, "Resources/demo/covers/*.png")))[0]
+    for n in range(count):
+        shutil.copy(pdf, os.path.join(folder, f"2020-01-01 Issue {n:05d}.pdf"))
+        shutil.copy(cover, os.path.join(folder, f"2020-01-01 Issue {n:05d}.png"))
+    env = newsstand_env(os.path.join(work, "publish-home"))
+    os.makedirs(env["HOME"], exist_ok=True)
+    base = "https://example.org/zine/"
+    start = time.monotonic()
+    subprocess.run([args.binary, "publish", folder, "--base-url", base], env=env, check=True, stdout=subprocess.DEVNULL)
+    first = time.monotonic() - start
+    one_new = []
+    for run in range(args.runs):
+        shutil.copy(pdf, os.path.join(folder, f"2021-01-01 New {run}.pdf"))
+        shutil.copy(cover, os.path.join(folder, f"2021-01-01 New {run}.png"))
+        start = time.monotonic()
+        result = subprocess.run([args.binary, "publish", folder, "--base-url", base], env=env, check=True, capture_output=True, text=True)
+        one_new.append(time.monotonic() - start)
+        if "read 1 file," not in result.stdout:
+            raise RuntimeError("the re-run read more than the new file: " + result.stdout)
+    median = statistics.median(one_new)
+    rows.append((f"publish, {count} issues, first run", "newsstand publish", f"{first:.2f} s", "", "", "—"))
+    rows.append((f"publish, {count} issues, one new file", "newsstand publish", fmt([t * 1000 for t in one_new], "ms"), "", "",
+                 f"target ≤ 1 s, {'met' if median <= 1 else 'missed'}; {median / first:.3f}× the first run"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build-release/release/newsstand"),
@@ -1084,7 +1117,8 @@ def main():
     parser.add_argument("--picture-count", type=int, default=40)
     parser.add_argument("--picture-key-rounds", type=int, default=10)
     parser.add_argument("--pdf-pages", type=int, default=100)
-    parser.add_argument("--only", choices=["download", "parallel", "covers", "colours", "list", "shelf", "subscriptions", "newsstand", "feeds", "pictures"],
+    parser.add_argument("--publish-files", type=int, default=10_000)
+    parser.add_argument("--only", choices=["download", "parallel", "covers", "colours", "list", "shelf", "subscriptions", "newsstand", "feeds", "pictures", "publish"],
                         help="run one group of figures")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, 1 run: checks the harness only")
     args = parser.parse_args()
@@ -1106,6 +1140,7 @@ def main():
         args.picture_count = 6
         args.picture_key_rounds = 1
         args.pdf_pages = 3
+        args.publish_files = 20
     args.python = peer_python()
     print(f"peers: {args.python} (python3 plistlib), {shutil.which('curl')}, {shutil.which('wget')}")
     work = tempfile.mkdtemp(prefix="newsstand-bench-")
@@ -1118,7 +1153,7 @@ def main():
             for group, figure in [("download", figure_download), ("parallel", figure_parallel), ("covers", figure_covers), ("colours", figure_cover_colours),
                                   ("list", figure_list), ("shelf", figure_first_frame), ("shelf", figure_shelf_cpu),
                                   ("subscriptions", figure_subscriptions), ("newsstand", figure_newsstand), ("feeds", figure_feeds),
-                                  ("pictures", figure_pictures)]:
+                                  ("pictures", figure_pictures), ("publish", figure_publish)]:
                 if args.only in (None, group):
                     figure(args, work, rows, nginx, served)
     finally:
