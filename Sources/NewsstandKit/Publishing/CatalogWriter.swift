@@ -220,11 +220,17 @@ struct CatalogWriter {
         }
     }
 
+    /// RFC 822 dates in UTC, written by hand: a formatter made per item cost more than the feed.
     private static func rfc822(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
-        return formatter.string(from: date)
+        let stamp = Formatting.timestamp(date)  // 2026-01-05T08:30:00Z
+        guard stamp.count == 20, let year = Int(stamp.prefix(4)), let month = Int(stamp.dropFirst(5).prefix(2)),
+              let day = Int(stamp.dropFirst(8).prefix(2))
+        else { return stamp }
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        // Days since 1970-01-01, a Thursday.
+        let weekday = ((Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) % 7) + 11) % 7
+        let time = stamp.dropFirst(11).prefix(8)
+        return "\(days[weekday]), \(day < 10 ? "0" : "")\(day) \(months[month - 1]) \(year) \(time) +0000"
     }
 }

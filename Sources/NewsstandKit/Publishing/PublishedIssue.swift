@@ -7,8 +7,9 @@ public struct PublishedIssue: Sendable, Equatable, Codable {
     /// Given once, never changed: the start of the file's SHA-256 when it was first published.
     public var id: String
     public var size: Int64
-    /// The file's modification time when it was read: a file with the same size and time is not read again.
-    public var modified: Double
+    /// The file's modification time when it was read, in nanoseconds since 1970: a file with the
+    /// same size and time is not read again.
+    public var modified: Int64
     public var sha256: String
     public var mediaType: String
     public var metadata: IssueMetadata
