@@ -11,7 +11,9 @@ import Foundation
 /// result does what the worker has not, so a busy thread pool delays nothing and blocks nothing.
 final class GrowingFileDigest: @unchecked Sendable {
     private let path: String
-    private let descriptor: Int32
+    /// Closed (-1) once the digest is taken: a worker still queued must not keep the installed
+    /// file open, where the storage budget would take it for a file a reader has open.
+    private var descriptor: Int32
     private let condition = NSCondition()
     // Guarded by `condition`:
     /// Bytes the writer has written; they can be read back.
@@ -39,7 +41,7 @@ final class GrowingFileDigest: @unchecked Sendable {
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
         buffer?.deallocate()
     }
 
@@ -66,6 +68,9 @@ final class GrowingFileDigest: @unchecked Sendable {
         hasher = taken
         condition.broadcast()
         if readError != 0 { throw FileOps.error(readError, "read", path) }
+        // The file is read to the end: its descriptor goes now, not when the last queued worker lets go.
+        close(descriptor)
+        descriptor = -1
         return taken.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
@@ -73,8 +78,9 @@ final class GrowingFileDigest: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         workerQueued = false
-        // Someone else holds the hasher (the last call, which finishes the work itself).
-        guard var taken = hasher, readError == 0 else { return }
+        // Someone else holds the hasher (the last call, which finishes the work itself), or the
+        // digest is taken and the file closed.
+        guard var taken = hasher, readError == 0, descriptor >= 0 else { return }
         hasher = nil
         hashWritten(into: &taken)
         hasher = taken
