@@ -21,6 +21,22 @@ enum XMLText {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
+    /// `text` for an XML attribute or element: `&`, `<`, `>` and `"` escaped.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
     static func trimmed(_ text: String) -> String {
         trimmed(ArraySlice(text.utf8))
     }

@@ -196,20 +196,7 @@ struct CatalogWriter {
         ((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()) + Data("\n".utf8)
     }
 
-    private func xml(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    private func xml(_ text: String) -> String { XMLText.escaped(text) }
 
     static func imageType(_ name: String) -> String {
         switch (name as NSString).pathExtension.lowercased() {

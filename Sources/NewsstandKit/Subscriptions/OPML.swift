@@ -75,19 +75,7 @@ public enum OPML {
         return lines.joined(separator: "\n")
     }
 
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in TextSanitizer.inert(text) {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    private static func escaped(_ text: String) -> String { XMLText.escaped(TextSanitizer.inert(text)) }
 
     /// OPML's dates are RFC 822's, in UTC.
     private static func rfc822(_ date: Date) -> String {

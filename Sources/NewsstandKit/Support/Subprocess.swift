@@ -83,41 +83,6 @@ public enum Subprocess {
         return .success(Outcome(status: exit, output: String(decoding: output, as: UTF8.self)))
     }
 
-    /// Runs `arguments[0]` (found on PATH) with nothing for input or output, in a process group
-    /// of its own, killed with its children when it outlives `seconds` (a renderer stuck on a
-    /// hostile file). Returns its exit status, nil when it could not start or was killed.
-    static func run(_ arguments: [String], seconds: Double) -> Int32? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        guard posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ) == 0 else { return nil }
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-        var status: Int32 = 0
-        while true {
-            let done = waitpid(pid, &status, WNOHANG)
-            if done == pid { break }
-            if done < 0 && errno != EINTR { return nil }
-            if DispatchTime.now().uptimeNanoseconds > deadline {
-                kill(-pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                return nil
-            }
-            usleep(10_000)
-        }
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
-    }
-
     /// What `arguments[0]` prints, read until it ends or `seconds` pass (then it is killed with
     /// its process group): nil when it could not start, failed, was killed, or printed more
     /// than `limit` bytes.
