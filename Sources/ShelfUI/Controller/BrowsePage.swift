@@ -100,6 +100,7 @@ final class BrowsePage: ShelfPage {
         }
         state.message = nil
         if context.move(&state, key, count: items.count) { return .redraw }
+        if context.handleShared(key, &state) { return .redraw }
         let selected = state.selected
         let link = links.indices.contains(selected) ? links[selected] : nil
         switch context.settings.action(for: ShelfController.keyName(key)) {
@@ -127,12 +128,6 @@ final class BrowsePage: ShelfPage {
             }
         case .back?:
             return .pop
-        case .detailsDown?:
-            context.scrollDetails(&state, pages: 1)
-        case .detailsUp?:
-            context.scrollDetails(&state, pages: -1)
-        case .toggleView?:
-            context.toggleView()
         case .help?:
             state.overlay = .help
         case .quit?:

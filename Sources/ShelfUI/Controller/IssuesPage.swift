@@ -127,6 +127,7 @@ final class IssuesPage: ShelfPage {
 
     private func handleCommand(_ key: Key) -> PageAction? {
         if context.move(&state, key, count: order.count) { return nil }
+        if context.handleShared(key, &state) { return .redraw }
         switch context.settings.action(for: ShelfController.keyName(key)) {
         case .open?: selectedIssue.map(primaryAction)
         case .download?: selectedIssue.map(download)
@@ -161,14 +162,8 @@ final class IssuesPage: ShelfPage {
             } else {
                 return .pop
             }
-        case .detailsDown?:
-            context.scrollDetails(&state, pages: 1)
-        case .detailsUp?:
-            context.scrollDetails(&state, pages: -1)
-        case .toggleView?:
-            context.toggleView()
-            return .redraw
-        case .subscribe?, nil:
+        // Every page's keys are the context's (handleShared, above); + is for browsing only.
+        case .detailsUp?, .detailsDown?, .toggleView?, .subscribe?, nil:
             break
         }
         return nil

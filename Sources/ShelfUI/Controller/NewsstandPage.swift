@@ -55,6 +55,7 @@ final class NewsstandPage: ShelfPage {
 
     private func handleCommand(_ key: Key) -> PageAction? {
         if context.move(&state, key, count: shown.count) { return nil }
+        if context.handleShared(key, &state) { return .redraw }
         switch context.settings.action(for: ShelfController.keyName(key)) {
         case .open?: return selectedStore.flatMap(open)
         case .newIssues?: return .push(IssuesPage(context: context, source: .newIssues))
@@ -63,13 +64,6 @@ final class NewsstandPage: ShelfPage {
         case .markAllRead?: selectedStore.map { context.askToMarkRead($0.issues, title: $0.displayTitle, &state) }
         case .browse?: return selectedStore.map { .push(BrowsePage(context: context, store: $0)) }
         case .filter?: state.isEditingFilter = true
-        case .detailsDown?:
-            context.scrollDetails(&state, pages: 1)
-        case .detailsUp?:
-            context.scrollDetails(&state, pages: -1)
-        case .toggleView?:
-            context.toggleView()
-            return .redraw
         case .help?: state.overlay = .help
         case .quit?: context.askToQuit(&state)
         case .back?:

@@ -212,6 +212,18 @@ final class ShelfContext {
         state.move(key, count: count, columns: layout.columns, visibleRows: layout.visibleRows)
     }
 
+    /// Does what a key does alike on every page (the details pane's scrolling, the view's
+    /// switch); says whether it was such a key, so that the page draws a frame.
+    func handleShared(_ key: Key, _ state: inout ShelfState) -> Bool {
+        switch settings.action(for: ShelfController.keyName(key)) {
+        case .detailsDown?: scrollDetails(&state, pages: 1)
+        case .detailsUp?: scrollDetails(&state, pages: -1)
+        case .toggleView?: toggleView()
+        default: return false
+        }
+        return true
+    }
+
     /// Scrolls the details pane by `pages` of its height (less two lines, kept for context), or
     /// by `lines`; within what the last frame showed.
     func scrollDetails(_ state: inout ShelfState, pages: Int = 0, lines: Int = 0) {

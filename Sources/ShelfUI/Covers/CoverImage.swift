@@ -47,13 +47,30 @@ struct CoverPixels: Sendable {
         let scale = max(1.0, Double(max(width, height)) / Double(maximumSide))
         let outWidth = max(1, Int(Double(width) / scale)), outHeight = max(1, Int(Double(height) / scale))
         var rgb = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
-        for py in 0..<outHeight {
-            let y0 = py * height / outHeight, y1 = max(y0 + 1, (py + 1) * height / outHeight)
-            for px in 0..<outWidth {
-                let x0 = px * width / outWidth, x1 = max(x0 + 1, (px + 1) * width / outWidth)
+        Self.resample(pixels, width: width, height: height, outWidth: outWidth, outHeight: outHeight) { x, y, red, green, blue in
+            let out = (y * outWidth + x) * 3
+            rgb[out] = red
+            rgb[out + 1] = green
+            rgb[out + 2] = blue
+        }
+        self.width = outWidth
+        self.height = outHeight
+        self.rgb = rgb
+    }
+}
+
+extension CoverPixels {
+    /// Each pixel of an `outWidth` × `outHeight` image made from `pixels` (`width` × `height`
+    /// RGB): the average of the source box under it, at least one source pixel when enlarging.
+    static func resample(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, outWidth: Int, outHeight: Int,
+                         _ put: (_ x: Int, _ y: Int, _ red: UInt8, _ green: UInt8, _ blue: UInt8) -> Void) {
+        for y in 0..<outHeight {
+            let y0 = y * height / outHeight, y1 = max(y0 + 1, (y + 1) * height / outHeight)
+            for x in 0..<outWidth {
+                let x0 = x * width / outWidth, x1 = max(x0 + 1, (x + 1) * width / outWidth)
                 var red = 0, green = 0, blue = 0, count = 0
-                for y in y0..<min(y1, height) {
-                    var index = (y * width + x0) * 3
+                for sy in y0..<min(y1, height) {
+                    var index = (sy * width + x0) * 3
                     for _ in x0..<min(x1, width) {
                         red += Int(pixels[index])
                         green += Int(pixels[index + 1])
@@ -63,19 +80,11 @@ struct CoverPixels: Sendable {
                     }
                 }
                 count = max(count, 1)
-                let out = (py * outWidth + px) * 3
-                rgb[out] = UInt8(red / count)
-                rgb[out + 1] = UInt8(green / count)
-                rgb[out + 2] = UInt8(blue / count)
+                put(x, y, UInt8(red / count), UInt8(green / count), UInt8(blue / count))
             }
         }
-        self.width = outWidth
-        self.height = outHeight
-        self.rgb = rgb
     }
-}
 
-extension CoverPixels {
     /// The cover fitted into a `width` × `height` box, its proportions kept and centred, the rest
     /// transparent: RGBA, 4 bytes a pixel. A picture fills its cells without being stretched.
     func fitted(width boxWidth: Int, height boxHeight: Int) -> [UInt8] {
@@ -84,26 +93,12 @@ extension CoverPixels {
         let outWidth = max(1, min(boxWidth, Int((Double(width) * scale).rounded())))
         let outHeight = max(1, min(boxHeight, Int((Double(height) * scale).rounded())))
         let left = (boxWidth - outWidth) / 2, top = (boxHeight - outHeight) / 2
-        for y in 0..<outHeight {
-            // The source box under this pixel (at least one pixel when enlarging).
-            let y0 = y * height / outHeight, y1 = max(y0 + 1, (y + 1) * height / outHeight)
-            for x in 0..<outWidth {
-                let x0 = x * width / outWidth, x1 = max(x0 + 1, (x + 1) * width / outWidth)
-                var red = 0, green = 0, blue = 0, count = 0
-                for sy in y0..<min(y1, height) {
-                    for sx in x0..<min(x1, width) {
-                        let index = (sy * width + sx) * 3
-                        red += Int(rgb[index])
-                        green += Int(rgb[index + 1])
-                        blue += Int(rgb[index + 2])
-                        count += 1
-                    }
-                }
-                count = max(count, 1)
+        rgb.withUnsafeBufferPointer { pixels in
+            Self.resample(pixels, width: width, height: height, outWidth: outWidth, outHeight: outHeight) { x, y, red, green, blue in
                 let out = ((top + y) * boxWidth + left + x) * 4
-                rgba[out] = UInt8(red / count)
-                rgba[out + 1] = UInt8(green / count)
-                rgba[out + 2] = UInt8(blue / count)
+                rgba[out] = red
+                rgba[out + 1] = green
+                rgba[out + 2] = blue
                 rgba[out + 3] = 255
             }
         }
