@@ -51,6 +51,9 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let cancelled = Code("cancelled")
         /// The configuration file cannot be read or says something newsstand cannot do.
         public static let configuration = Code("configuration")
+        /// The host asked (429 or 503 with Retry-After, to another request) to be left alone for
+        /// longer than is worth waiting; the request was not sent.
+        public static let hostPaused = Code("hostPaused")
         /// Another newsstand is doing the same job (a second `sync`).
         public static let busy = Code("busy")
         /// The libcurl on this machine refused an option newsstand needs.

@@ -300,6 +300,29 @@ final class SubscriptionsEndToEndTests: XCTestCase {
         }
     }
 
+    func testHostConnectionsHoldsASyncOfManySubscriptionsOnOneServer() throws {
+        // Four subscriptions of one server, each catalog sent slowly enough to overlap.
+        let server = servers["club"]!
+        var config = "host_connections = 1\n"
+        for number in 0..<4 {
+            var body = Fixtures.catalog([Fixtures.entry(id: "c\(number)", download: "issues/c\(number).pdf")], title: "Club \(number)")
+            body.append(Data(String(repeating: "\n", count: 20_000).utf8))
+            server.serve("/club\(number).plist", .init(body: body, contentType: "application/xml", throttle: 80_000))
+            config += "[subscriptions.club\(number)]\nurl = \"\(server.url("/club\(number).plist").absoluteString)\"\n"
+        }
+        try FileManager.default.createDirectory(atPath: folder.path + "/config/newsstand", withIntermediateDirectories: true)
+        try Data(config.utf8).write(to: URL(fileURLWithPath: configPath))
+        let result = try runner.run("sync")
+        XCTAssertEqual(result.status, 0, result.output + result.error)
+        XCTAssertEqual(server.requests.count, 4)
+        XCTAssertEqual(server.maximumOpenConnections, 1, "host_connections = 1: one catalog at a time")
+
+        try Data(config.replacingOccurrences(of: "= 1\n", with: "= 0\n").utf8).write(to: URL(fileURLWithPath: configPath))
+        let refused = try runner.run("sync")
+        XCTAssertEqual(refused.status, 64, refused.error)
+        XCTAssertTrue(refused.error.contains("\(configPath):1: host_connections: expected a number from 1 to 64."), refused.error)
+    }
+
     func testALibraryOfTheEarlierLayoutIsFoundWhenItsCatalogIsSubscribed() throws {
         let files = publish("club", ["c1", "c2"])
         let url = servers["club"]!.url("/catalog.plist").absoluteString

@@ -39,8 +39,10 @@ final class StoreHarness {
 
     /// A newsstand of `subscriptions` in the harness's folder (or `directories`), with its policy
     /// and notification center.
-    func makeNewsstand(_ subscriptions: [Subscription], directories: Directories? = nil, maxStorage: Int64? = nil) -> Newsstand {
+    func makeNewsstand(_ subscriptions: [Subscription], directories: Directories? = nil, maxStorage: Int64? = nil,
+                       engine: TransferEngine = .shared) -> Newsstand {
         var configuration = Newsstand.Configuration(directories: directories ?? self.directories)
+        configuration.engine = engine
         configuration.policy = policy
         configuration.notificationCenter = center
         configuration.maxStorage = maxStorage

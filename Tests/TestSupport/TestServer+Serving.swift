@@ -14,6 +14,7 @@ extension TestServer {
             let accepted = state.withLock { state -> Bool in
                 guard !state.stopped else { return false }
                 state.connections.insert(connection)
+                state.maximumOpenConnections = max(state.maximumOpenConnections, state.connections.count)
                 return true
             }
             guard accepted else {
@@ -53,7 +54,7 @@ extension TestServer {
         }
         let target = String(requestLine[1])
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
-        return Request(method: String(requestLine[0]), path: path, target: target, headers: headers)
+        return Request(method: String(requestLine[0]), path: path, target: target, headers: headers, receivedAt: DispatchTime.now().uptimeNanoseconds)
     }
 
     func handle(_ connection: Int32) {
@@ -69,7 +70,9 @@ extension TestServer {
         let (resource, fault, redirect, authorization) = state.withLock { state -> (Resource?, Fault?, String?, String?) in
             state.requests.append(request)
             var fault: Fault?
-            if var queue = state.faults[request.path], !queue.isEmpty {
+            if !state.anyPathFaults.isEmpty {
+                fault = state.anyPathFaults.removeFirst()
+            } else if var queue = state.faults[request.path], !queue.isEmpty {
                 fault = queue.removeFirst()
                 state.faults[request.path] = queue
             }

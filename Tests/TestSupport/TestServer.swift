@@ -60,11 +60,15 @@ public final class TestServer: Sendable {
         public var target: String
         /// Header names in lower case.
         public var headers: [String: String]
+        /// When the request was read, as uptime in nanoseconds.
+        public var receivedAt: UInt64
     }
 
     struct State: Sendable {
         var resources: [String: Resource] = [:]
         var faults: [String: [Fault]] = [:]
+        /// Faults for the next requests whatever their path, before any path's own.
+        var anyPathFaults: [Fault] = []
         var redirects: [String: String] = [:]
         /// The Authorization header every request must carry, when set.
         var requiredAuthorization: String?
@@ -83,6 +87,7 @@ public final class TestServer: Sendable {
         var maximumByFolder: [String: Int] = [:]
         var maximumActiveTransfers = 0
         var connections: Set<Int32> = []
+        var maximumOpenConnections = 0
         var stopped = false
     }
 
@@ -214,7 +219,15 @@ public final class TestServer: Sendable {
         state.withLock { $0.faults[path, default: []].append(contentsOf: faults) }
     }
 
+    /// Queues faults for the next requests, whichever path they ask for.
+    public func injectIntoNextRequests(_ faults: Fault...) {
+        state.withLock { $0.anyPathFaults.append(contentsOf: faults) }
+    }
+
     // MARK: Observation
+
+    /// The most connections that were open at once (one request each: every answer closes its connection).
+    public var maximumOpenConnections: Int { state.withLock { $0.maximumOpenConnections } }
 
     public var requests: [Request] { state.withLock { $0.requests } }
     public func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }

@@ -106,7 +106,10 @@ public final class CatalogFetcher: Sendable {
     /// The answer to a catalog request whose body was written to `path`; `conditional` when it
     /// carried a copy's validators (only then is a 304 an answer).
     func answer(to result: TransferResult, bodyAt path: String, conditional: Bool) -> Answer {
-        if let failure = result.failure { return .failure(failure, retryAfter: nil) }
+        if let failure = result.failure {
+            // Its host asked another request for a pause: this subscription keeps it too.
+            return .failure(failure, retryAfter: failure.code == .hostPaused ? result.response.retryAfter : nil)
+        }
         let response = result.response
         switch response.statusCode {
         case 304 where conditional:

@@ -139,7 +139,7 @@ final class DownloadQueue: Sendable {
                 try? library.discardPart(key: key, type: type)
             }
             if failure.isRetryable {
-                retry(issue, after: failure, attempt: job.attempt, retryAfter: nil)
+                retry(issue, after: failure, attempt: job.attempt, retryAfter: failure.code == .hostPaused ? result.response.retryAfter : nil)
             } else {
                 end(issue, .failed(failure))
             }

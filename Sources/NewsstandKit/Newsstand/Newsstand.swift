@@ -231,7 +231,9 @@ public final class Newsstand: Sendable {
         let stores = self.stores
         guard !stores.isEmpty else { return completion([]) }
         let results = Locked<[Result<Store.RefreshSummary, NewsstandError>?]>(Array(repeating: nil, count: stores.count))
-        BoundedConcurrency.run(stores.count, width: configuration.refreshConcurrency, job: { index, done in
+        let order = Self.spreadByHost(stores.map(\.subscription.url))
+        BoundedConcurrency.run(stores.count, width: configuration.refreshConcurrency, job: { turn, done in
+            let index = order[turn]
             stores[index].refresh(options) { result in
                 results.withLock { $0[index] = result }
                 // `each` ends before `done`, so that `completion` comes after every `each`.
@@ -242,6 +244,27 @@ public final class Newsstand: Sendable {
             let all = results.withLock { $0 }
             completion(zip(stores, all).map { ($0, $1!) })
         })
+    }
+
+    /// The order to refresh catalogs in: one per host in turn (forty feeds on one server and
+    /// two elsewhere: the two are not left waiting behind the forty, which their host's
+    /// connection limit lets through only a few at a time).
+    static func spreadByHost(_ urls: [URL]) -> [Int] {
+        var hosts: [String] = []
+        var byHost: [String: [Int]] = [:]
+        for (index, url) in urls.enumerated() {
+            let host = HostReachability.key(of: url) ?? url.absoluteString
+            if byHost[host] == nil { hosts.append(host) }
+            byHost[host, default: []].append(index)
+        }
+        var order: [Int] = []
+        order.reserveCapacity(urls.count)
+        var round = 0
+        while order.count < urls.count {
+            for host in hosts where round < byHost[host]!.count { order.append(byHost[host]![round]) }
+            round += 1
+        }
+        return order
     }
 
     /// ``refreshAll(_:each:completion:)``, waiting for the group to end. Not on a UI thread.

@@ -14,6 +14,8 @@ public struct NewsstandConfig: Sendable {
     public var maxStorage: Int64?
     /// Downloads that run at once across every subscription.
     public var jobs: Int?
+    /// Connections to one host at once across every subscription (`host_connections`).
+    public var hostConnections: Int?
     /// Things worth saying that do not stop anything (a file others can read holding secrets).
     public var warnings: [String] = []
     /// The shelf's `[keys]` as written: action name to keys. The shelf checks them.
@@ -40,7 +42,7 @@ public struct NewsstandConfig: Sendable {
         subscriptions.first { $0.name == name }
     }
 
-    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "view", "covers", "subscriptions", "keys", "colors"]
+    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "host_connections", "view", "covers", "subscriptions", "keys", "colors"]
     private static let subscriptionKeys = Set(["url", "headers", "query"] + SubscriptionSetting.all.map(\.key))
         .union(ConfigEditor.credentialKeys)
 
@@ -92,6 +94,10 @@ public struct NewsstandConfig: Sendable {
         if let value = root["jobs"] {
             guard let jobs = value.int, (1...64).contains(jobs) else { throw fail(nil, "jobs", "expected a number from 1 to 64.") }
             config.jobs = jobs
+        }
+        if let value = root["host_connections"] {
+            guard let count = value.int, (1...64).contains(count) else { throw fail(nil, "host_connections", "expected a number from 1 to 64.") }
+            config.hostConnections = count
         }
         config.text = lines
         if let value = root["view"] {

@@ -19,6 +19,11 @@ public enum Formatting {
         return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
     }
 
+    /// A wait a server asked for, as a person says it: `45 s`, `3 min`.
+    public static func wait(_ seconds: TimeInterval) -> String {
+        seconds < 120 ? "\(Int(seconds.rounded(.up))) s" : "\(Int((seconds / 60).rounded(.up))) min"
+    }
+
     /// `1:05`, `1:02:03`; `--:--` when unknown.
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0, seconds < 360_000 else { return "--:--" }

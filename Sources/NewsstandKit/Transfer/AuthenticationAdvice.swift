@@ -68,7 +68,7 @@ public struct AuthenticationAdvice: Sendable {
     func error(for response: TransferResponse, subject: HTTPFailure.Subject) -> NewsstandError {
         let status = response.statusCode
         if Self.isLockout(response) {
-            let wait = response.retryAfter.map { $0 < 120 ? "wait \(Int($0)) s" : "wait \(Int(($0 / 60).rounded(.up))) min" } ?? "wait a while"
+            let wait = response.retryAfter.map { "wait " + Formatting.wait($0) } ?? "wait a while"
             let name = subscriptionName.map { " of \($0)" } ?? ""
             return NewsstandError(
                 .accountLocked, "The server has locked the login\(name) after failed attempts (HTTP 429): \(wait) before trying again; \(nextStep(for: response)).")

@@ -14,11 +14,29 @@ public final class TransferEngine: Sendable {
     /// One per core, at most four.
     public static var defaultThreadCount: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
 
+    /// Connections to one host at once, across every subscription, unless configured otherwise.
+    public static let defaultHostConnections = 2
+
     private let loops: [TransferLoop]
     private let nextID = Locked(1)
+    private let gate: Locked<HostGate<TransferLoop.Pending>>
 
-    public init(threadCount: Int = TransferEngine.defaultThreadCount) {
+    public init(threadCount: Int = TransferEngine.defaultThreadCount, hostConnections: Int = TransferEngine.defaultHostConnections) {
         loops = (0..<max(1, threadCount)).map { _ in TransferLoop() }
+        gate = Locked(HostGate(limit: hostConnections))
+    }
+
+    /// The most transfers to one host (name and port) at once; 0 for no limit. Transfers over
+    /// it wait their turn, in the order they were started.
+    public var hostConnections: Int {
+        get { gate.withLock { $0.limit } }
+        set {
+            let actions = gate.withLock { gate in
+                gate.limit = max(0, newValue)
+                return gate.wake(now: DispatchTime.now().uptimeNanoseconds)
+            }
+            carryOut(actions)
+        }
     }
 
     /// Runs a transfer and waits for its end: for a feed's next page or a browsed feed, on a
@@ -41,19 +59,64 @@ public final class TransferEngine: Sendable {
             defer { next += 1 }
             return next
         }
+        let host = request.url.isFileURL ? nil : HostReachability.key(of: request.url)
+        // The host's slot is given back before the caller hears of the end, so that a request
+        // the caller makes in its completion (the next page) can take it.
+        let gated = TransferHandlers(response: handlers.response, progress: handlers.progress) { [self] result in
+            let actions = gate.withLock { $0.finish(host: host, pause: Self.pause(asked: result.response), now: DispatchTime.now().uptimeNanoseconds) }
+            carryOut(actions)
+            handlers.completion(result)
+        }
+        let pending = TransferLoop.Pending(id: id, request: request, handlers: gated, ungatedCompletion: handlers.completion)
+        let actions = gate.withLock { $0.arrive(pending, id: id, host: host, now: DispatchTime.now().uptimeNanoseconds) }
+        carryOut(actions)
+        return TransferID(rawValue: id)
+    }
+
+    /// How long a response asked for its host to be left alone: a busy answer's Retry-After.
+    private static func pause(asked response: TransferResponse) -> TimeInterval? {
+        guard response.statusCode == 429 || response.statusCode == 503 else { return nil }
+        return response.retryAfter
+    }
+
+    private func carryOut(_ actions: HostGate<TransferLoop.Pending>.Actions) {
+        for pending in actions.start { dispatch(pending) }
+        for (pending, remaining) in actions.refuse {
+            let host = pending.request.url.host ?? "the server"
+            var response = TransferResponse()
+            response.retryAfter = remaining
+            let failure = NewsstandError(
+                .hostPaused, "\(TextSanitizer.inert(host)) asked to be left alone for \(Formatting.wait(remaining)) (HTTP 429 or 503 to another request); not asked now.",
+                retryable: true)
+            let result = TransferResult(response: response, failure: failure, bytesOnDisk: 0, wroteBody: false, restarted: false)
+            // Not through the gate's completion: this transfer never held a slot.
+            pending.ungatedCompletion(result)
+        }
+        if let wakeAt = actions.wakeAt {
+            DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: wakeAt)) { [self] in
+                carryOut(gate.withLock { $0.wake(now: DispatchTime.now().uptimeNanoseconds) })
+            }
+        }
+    }
+
+    private func dispatch(_ pending: TransferLoop.Pending) {
         var chosen = loops[0]
         var lowest = chosen.load
         for loop in loops.dropFirst() where lowest > 0 {
             let load = loop.load
             if load < lowest { (chosen, lowest) = (loop, load) }
         }
-        chosen.start(TransferLoop.Pending(id: id, request: request, handlers: handlers))
-        return TransferID(rawValue: id)
+        chosen.start(pending)
     }
 
     /// Stops a transfer; its completion reports ``NewsstandError/Code/cancelled`` and the bytes
     /// received so far stay in the file. Does nothing for a finished transfer.
     public func cancel(_ id: TransferID) {
+        if let waiting = gate.withLock({ $0.cancel(id: id.rawValue) }) {
+            let cancelled = NewsstandError(.cancelled, "Cancelled.")
+            waiting.ungatedCompletion(TransferResult(response: TransferResponse(), failure: cancelled, bytesOnDisk: 0, wroteBody: false, restarted: false))
+            return
+        }
         // Every thread is told; the one running it stops it, the others have nothing to stop.
         for loop in loops { loop.cancel(id.rawValue) }
     }
@@ -65,6 +128,8 @@ private final class TransferLoop: Sendable {
         let id: Int
         let request: TransferRequest
         let handlers: TransferHandlers
+        /// The caller's own completion, for a transfer that ends before it ever held a slot.
+        let ungatedCompletion: @Sendable (TransferResult) -> Void
     }
 
     private struct Queue: Sendable {

@@ -36,7 +36,7 @@ enum ExitStatus: Int32, CaseIterable {
         switch code {
         case .catalogUnavailable, .invalidCatalog: self = .noCatalog
         case .unknownIssue, .notDownloaded, .unknownSubscription: self = .notFound
-        case .network, .timedOut, .httpStatus, .insecure, .notFound: self = .network
+        case .network, .timedOut, .httpStatus, .hostPaused, .insecure, .notFound: self = .network
         case .unauthorized, .accountLocked, .notDownloadable: self = .needsCredentials
         case .configuration, .unsupportedURL: self = .usage
         case .busy: self = .busy

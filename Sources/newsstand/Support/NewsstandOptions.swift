@@ -115,6 +115,7 @@ struct NewsstandOptions: ParsableArguments {
         configuration.policy.maximumAttempts = attempts
         configuration.policy.baseRetryDelay = retryDelay
         configuration.maxStorage = config?.maxStorage
+        configuration.engine.hostConnections = config?.hostConnections ?? TransferEngine.defaultHostConnections
         let newsstand = try Newsstand(configuration: configuration, subscriptions: try subscriptions(config))
         if let subscription, newsstand.store(named: subscription) == nil {
             throw NewsstandError(.unknownSubscription, "There is no subscription named \(TextSanitizer.inert(subscription)): see `newsstand subscriptions`.")
