@@ -340,6 +340,9 @@ def write_config(out, urls, extra=""):
     """A config.toml with one subscription per URL, named s0, s1, …"""
     os.makedirs(out + "/config/newsstand", exist_ok=True)
     with open(out + "/config/newsstand/config.toml", "w") as handle:
+        # Every subscription is on the bench's one nginx: as many connections to it as the
+        # peer's `curl --parallel-max 8`, where a reader's default is 2.
+        handle.write("host_connections = 8\n")
         for n, url in enumerate(urls):
             handle.write(f'[subscriptions.s{n}]\nurl = "{url}"\n{extra}\n')
 
