@@ -22,7 +22,7 @@ struct NewsstandCommand: ParsableCommand {
         version: "0.7.0",
         subcommands: [
             Shelf.self, List.self, Refresh.self, Download.self, Covers.self, Open.self, Delete.self,
-            Subscribe.self, Unsubscribe.self, Subscriptions.self, Import.self, Export.self, Publish.self, Login.self, Browse.self, Search.self, Mark.self, Usage.self, Sync.self, ExitStatusTable.self,
+            Subscribe.self, Unsubscribe.self, Subscriptions.self, Discover.self, Import.self, Export.self, Publish.self, Login.self, Browse.self, Search.self, Mark.self, Usage.self, Sync.self, ExitStatusTable.self,
         ],
         defaultSubcommand: Shelf.self
     )

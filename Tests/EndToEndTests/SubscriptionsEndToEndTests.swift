@@ -323,6 +323,46 @@ final class SubscriptionsEndToEndTests: XCTestCase {
         XCTAssertTrue(refused.error.contains("\(configPath):1: host_connections: expected a number from 1 to 64."), refused.error)
     }
 
+    func testDiscoverListsPublicCatalogsAndSubscribeTakesTheirShortNames() throws {
+        publish("club", ["c1", "c2"])
+        let clubURL = servers["club"]!.url("/catalog.plist").absoluteString
+        try FileManager.default.createDirectory(atPath: folder.path + "/config/newsstand", withIntermediateDirectories: true)
+        try Data("""
+            [directory.club-mag]
+            url = "\(clubURL)"
+            title = "The Club's Magazine"
+            summary = "Our own, on the club's server."
+            """.utf8).write(to: URL(fileURLWithPath: configPath))
+
+        let listed = try runner.run("discover")
+        XCTAssertEqual(listed.status, 0, listed.error)
+        XCTAssertTrue(listed.output.contains("gutenberg" + String(repeating: " ", count: 9) + "Project Gutenberg — https://m.gutenberg.org/ebooks.opds/"), listed.output)
+        XCTAssertTrue(listed.output.contains("club-mag" + String(repeating: " ", count: 10) + "The Club's Magazine — \(clubURL)\n"), listed.output)
+
+        let subscribed = try runner.run("subscribe", "club-mag")
+        XCTAssertEqual(subscribed.status, 0, subscribed.output + subscribed.error)
+        XCTAssertTrue(subscribed.output.contains("as club-mag"), subscribed.output)
+        XCTAssertTrue(subscribed.output.contains("club-mag: Club, 2 issues"), subscribed.output)
+        XCTAssertEqual(servers["club"]!.requests(for: "/catalog.plist").count, 1, "checked once, as any subscribe is")
+
+        let json = try self.json(try runner.run("discover", "--json"))
+        let rows = try XCTUnwrap(json["catalogs"] as? [[String: Any]])
+        let club = try XCTUnwrap(rows.first { $0["name"] as? String == "club-mag" })
+        XCTAssertEqual(club["subscribedAs"] as? String, "club-mag")
+        XCTAssertEqual(club["source"] as? String, "config")
+        XCTAssertEqual(rows.first { $0["name"] as? String == "gutenberg" }?["source"] as? String, "bundled")
+        XCTAssertTrue(try runner.run("discover").output.contains("(subscribed as club-mag)"))
+
+        let unknown = try runner.run("subscribe", "no-such-catalog", "--no-check")
+        XCTAssertEqual(unknown.status, 2, unknown.error)
+        XCTAssertTrue(unknown.error.contains("no catalog of that name in `newsstand discover`"), unknown.error)
+
+        try Data("[directory.bad]\nurl = \"file:///etc/passwd\"\n".utf8).write(to: URL(fileURLWithPath: configPath))
+        let refused = try runner.run("discover")
+        XCTAssertEqual(refused.status, 64, refused.error)
+        XCTAssertTrue(refused.error.contains("directory.bad.url: expected the catalog's http or https address."), refused.error)
+    }
+
     func testALibraryOfTheEarlierLayoutIsFoundWhenItsCatalogIsSubscribed() throws {
         let files = publish("club", ["c1", "c2"])
         let url = servers["club"]!.url("/catalog.plist").absoluteString

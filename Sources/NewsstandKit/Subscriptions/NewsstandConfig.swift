@@ -16,6 +16,8 @@ public struct NewsstandConfig: Sendable {
     public var jobs: Int?
     /// Connections to one host at once across every subscription (`host_connections`).
     public var hostConnections: Int?
+    /// The reader's own `[directory.NAME]` entries, for `discover` and `subscribe NAME`.
+    public var directory: [CatalogDirectory.Entry] = []
     /// Things worth saying that do not stop anything (a file others can read holding secrets).
     public var warnings: [String] = []
     /// The shelf's `[keys]` as written: action name to keys. The shelf checks them.
@@ -42,7 +44,7 @@ public struct NewsstandConfig: Sendable {
         subscriptions.first { $0.name == name }
     }
 
-    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "host_connections", "view", "covers", "subscriptions", "keys", "colors"]
+    private static let topLevelKeys: Set<String> = ["max_storage", "jobs", "host_connections", "view", "covers", "subscriptions", "keys", "colors", "directory"]
     private static let subscriptionKeys = Set(["url", "headers", "query"] + SubscriptionSetting.all.map(\.key))
         .union(ConfigEditor.credentialKeys)
 
@@ -128,6 +130,28 @@ public struct NewsstandConfig: Sendable {
             for name in table.keys {
                 guard let text = table[name]?.string else { throw fail("colors", name, "expected text such as \"white on blue bold\".") }
                 config.shelfColors[name] = text
+            }
+        }
+        if let value = root["directory"] {
+            guard let table = value.table else { throw fail(nil, "directory", "expected tables: [directory.NAME] with url = \"…\" and title = \"…\".") }
+            let order = lines.tableOrder(under: "directory")
+            for name in table.keys.sorted(by: { (order[$0] ?? Int.max, $0) < (order[$1] ?? Int.max, $1) }) {
+                let tableName = "directory.\(name)"
+                guard Subscription.isValidName(name) else {
+                    throw fail(nil, tableName, "a name may have lowercase letters, digits, - and _ only (it names a subscription).")
+                }
+                guard let entry = table[name]?.table else { throw fail("directory", name, "expected a table.") }
+                for key in entry.keys where !["url", "title", "summary"].contains(key) {
+                    throw fail(tableName, key, "unknown setting (known: summary, title, url).")
+                }
+                guard let address = entry["url"]?.string, let url = URL(string: address), let scheme = url.scheme?.lowercased(),
+                      ["http", "https"].contains(scheme), !(url.host ?? "").isEmpty else {
+                    throw fail(tableName, "url", "expected the catalog's http or https address.")
+                }
+                if let value = entry["title"], value.string == nil { throw fail(tableName, "title", "expected text.") }
+                if let value = entry["summary"], value.string == nil { throw fail(tableName, "summary", "expected text.") }
+                config.directory.append(CatalogDirectory.Entry(
+                    name: name, title: entry["title"]?.string ?? name, url: url, summary: entry["summary"]?.string ?? "", fromConfiguration: true))
             }
         }
         guard let table = root["subscriptions"] else { return config }
@@ -301,11 +325,14 @@ struct ConfigText {
     }
 
     /// Each subscription's position by its `[subscriptions.NAME]` header.
-    var subscriptionOrder: [String: Int] {
+    var subscriptionOrder: [String: Int] { tableOrder(under: "subscriptions") }
+
+    /// Each table's position by its `[PARENT.NAME]` header.
+    func tableOrder(under parent: String) -> [String: Int] {
         var order: [String: Int] = [:]
         for (index, line) in lines.enumerated() {
-            guard let table = Self.header(line), table.hasPrefix("subscriptions.") else { continue }
-            let name = String(table.dropFirst("subscriptions.".count).split(separator: ".").first ?? "")
+            guard let table = Self.header(line), table.hasPrefix(parent + ".") else { continue }
+            let name = String(table.dropFirst(parent.count + 1).split(separator: ".").first ?? "")
             if order[name] == nil { order[name] = index }
         }
         return order

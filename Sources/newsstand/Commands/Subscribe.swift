@@ -9,7 +9,7 @@ extension NewsstandCommand {
             commandName: "subscribe",
             abstract: "Subscribe to a publication's catalog; every setting of the config file is an option here too.")
 
-        @Argument(help: "The catalog's URL (or a local property list).")
+        @Argument(help: "The catalog's URL, a local catalog file, or a short name that `newsstand discover` lists.")
         var url: String
 
         @Option(help: "The subscription's name: its folder and its handle (default: made from the URL).")
@@ -55,11 +55,16 @@ extension NewsstandCommand {
             try reportingFailures {
                 let path = NewsstandOptions.configPath
                 let config = try NewsstandOptions.loadConfig()
-                let catalogURL = try NewsstandOptions.parse(url)
+                var catalogURL = try NewsstandOptions.parse(url)
+                // A directory's short name, unless a file of that name is here.
+                let listed = catalogURL.isFileURL && !FileManager.default.fileExists(atPath: catalogURL.path)
+                    ? CatalogDirectory(adding: config?.directory ?? []).entry(named: url) : nil
+                if let listed { catalogURL = listed.url }
                 if catalogURL.isFileURL, !FileManager.default.fileExists(atPath: catalogURL.path) {
-                    throw CommandFailure("There is no catalog file at \(TextSanitizer.inert(catalogURL.path)): give an http(s) URL or the path of a catalog file.", status: .noCatalog)
+                    throw CommandFailure("There is no catalog file at \(TextSanitizer.inert(catalogURL.path)), and no catalog of that name in `newsstand discover`: give an http(s) URL, the path of a catalog file, or a name it lists.", status: .noCatalog)
                 }
-                let chosen = name ?? Subscription.unusedName(for: catalogURL, taken: Set(config?.subscriptions.map(\.name) ?? []))
+                let taken = Set(config?.subscriptions.map(\.name) ?? [])
+                let chosen = name ?? listed.map(\.name).flatMap { taken.contains($0) ? nil : $0 } ?? Subscription.unusedName(for: catalogURL, taken: taken)
                 guard Subscription.isValidName(chosen) else {
                     throw CommandFailure("--name \(TextSanitizer.inert(chosen)): use lowercase letters, digits, - and _ (it names a folder).", status: .usage)
                 }
