@@ -292,6 +292,43 @@ final class FeedsEndToEndTests: XCTestCase {
         try downloadAndOpen("byte/issues/12", expecting: pdf)
     }
 
+    func testBingsDailyPicturesAreIssuesThatAreTheirOwnCovers() throws {
+        serveFeed("/HPImageArchive.aspx", "bing-archive.json", contentType: "application/json; charset=utf-8")
+        var pictures: [String: Data] = [:]
+        for (index, name) in ["LighthouseDawn_EN-US4829571036", "AutumnForest_EN-US1122334455", "ElephantGiving_JA-JP6387498046"].enumerated() {
+            let picture = try Fixtures.picture("jpeg", red: Double(index) / 2, green: 0.5, blue: 1 - Double(index) / 2)
+            pictures[name] = picture
+            server.serve("/th?id=OHR.\(name)_1920x1080.jpg&rf=LaDigue_1920x1080.jpg&pid=hp", .init(body: picture, contentType: "image/jpeg"))
+            server.serve("/th?id=OHR.\(name)_400x240.jpg", .init(body: try Fixtures.picture("jpeg", red: 0, green: 0, blue: 0), contentType: "image/jpeg"))
+        }
+        let subscribed = try run("subscribe", server.url("/HPImageArchive.aspx").absoluteString + "?format=js&idx=0&n=8", "--name", "bing")
+        XCTAssertEqual(subscribed.status, 0, subscribed.error)
+        XCTAssertTrue(subscribed.output.contains("Bing's picture of the day, 3 issues (Bing image archive)"), subscribed.output)
+        let listed = try issues("bing")
+        XCTAssertEqual(listed["5c941b9849ff540531337d70a04d1df3"]?["title"] as? String, "Lighthouse at dawn, Cape Breton Island, Nova Scotia")
+        let covers = try run("covers", "--subscription", "bing")
+        XCTAssertEqual(covers.status, 0, covers.output + covers.error)
+        XCTAssertEqual(server.requests.filter { $0.target.contains("_400x240.jpg") }.count, 3, "the small pictures are the covers")
+        let opened = try downloadAndOpen("bing/5c941b98", expecting: pictures["LighthouseDawn_EN-US4829571036"]!)
+        XCTAssertTrue(opened.hasSuffix(".jpg"), opened)
+    }
+
+    func testAWebPictureFromAFeedIsMadeACoverOnceDownloaded() throws {
+        let webp = try Fixtures.picture("webp", red: 0.1, green: 0.7, blue: 0.2)
+        server.serve("/p/fog.webp", .init(body: webp, contentType: "image/webp"))
+        let rss = #"<?xml version="1.0"?><rss version="2.0"><channel><title>Daily Picture</title><item><guid>fog</guid><title>Fog</title><enclosure url="/p/fog.webp" type="image/webp"/></item></channel></rss>"#
+        server.serve("/daily.rss", .init(body: Data(rss.utf8), contentType: "application/rss+xml"))
+        XCTAssertEqual(try run("subscribe", server.url("/daily.rss").absoluteString, "--name", "daily").status, 0)
+        try downloadAndOpen("daily/fog", expecting: webp)
+        let covers = try run("covers", "--subscription", "daily")
+        XCTAssertEqual(covers.status, 0, covers.output + covers.error)
+        XCTAssertEqual(try issues("daily")["fog"]?["coverMadeFromIssue"] as? Bool, true)
+        let library = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path + "/data/newsstand/daily")?.allObjects as? [String])
+        let cover = try XCTUnwrap(library.first { $0.hasPrefix(".covers/") && !$0.hasSuffix(".made") }, "\(library)")
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: folder.path + "/data/newsstand/daily/" + cover))
+        XCTAssertTrue(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "dwebp made a PNG")
+    }
+
     func testHostileFeedsAreRefusedAndTheCachedCopyStays() throws {
         serveFeed("/zine/feed.rss", "magazine.rss", contentType: "application/rss+xml")
         XCTAssertEqual(try run("subscribe", server.url("/zine/feed.rss").absoluteString, "--name", "zine").status, 0)

@@ -252,8 +252,8 @@ final class FeedFormatTests: XCTestCase {
                        "The catalog is not well-formed XML (line 1: </channel> closes <title>).")
         XCTAssertEqual(refusal("<!DOCTYPE html><html><body>Sign in</body></html>", contentType: "text/html"),
                        "The catalog is a web page (HTML), not a feed.")
-        XCTAssertEqual(refusal("{\"name\": 1}"), "The catalog is JSON, but not an OPDS 2 feed, a JSON Feed or a Baker shelf.")
-        XCTAssertTrue(refusal("<opml version=\"2.0\"/>").hasPrefix("The catalog is XML with a <opml> root, which is none of a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed or Baker's shelf.json."))
+        XCTAssertEqual(refusal("{\"name\": 1}"), "The catalog is JSON, but not an OPDS 2 feed, a JSON Feed, a Baker shelf, Bing's image archive or NASA's APOD.")
+        XCTAssertTrue(refusal("<opml version=\"2.0\"/>").hasPrefix("The catalog is XML with a <opml> root, which is none of a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed, Baker's shelf.json, Bing's image archive or NASA's APOD."))
         XCTAssertEqual(refusal("[{\"name\": "), "The catalog is not valid JSON.")
     }
 

@@ -122,10 +122,13 @@ public struct CatalogValidator: Sendable {
             return entry.acquisitions.contains { $0.access == .sample } ? .sampleOnly : .nothingToDownload
         }
         // As the OPDS spec orders them: open-access and plain acquisitions first, then borrow, buy and
-        // subscribe, then those only a browser completes; within each, the feed's order.
-        func rank(_ offer: FeedAcquisition) -> Int { offer.throughWebPage ? 2 : offer.access == .paid ? 1 : 0 }
+        // subscribe, then those only a browser completes; within each, documents before pictures
+        // (an item with a PDF and its photo is the PDF), then the feed's order.
+        func rank(_ offer: (Acquisition, FeedAcquisition)) -> Int {
+            (offer.1.throughWebPage ? 4 : offer.1.access == .paid ? 2 : 0) + (offer.0.mediaType.isPicture ? 1 : 0)
+        }
         if usable.count > 1 {
-            usable = usable.enumerated().sorted { (rank($0.element.1), $0.offset) < (rank($1.element.1), $1.offset) }.map(\.element)
+            usable = usable.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
         }
         let preferred = usable[0]
         let title = entry.title.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? id
@@ -140,6 +143,8 @@ public struct CatalogValidator: Sendable {
                 break
             }
         }
+        // A JPEG or PNG is its own cover (a WebP is made one, once downloaded: the shelf cannot decode it).
+        if cover == nil, preferred.0.mediaType == .jpeg || preferred.0.mediaType == .png { cover = preferred.0.address }
         let summary = entry.summary.map { String(Self.clean($0).prefix(Self.maximumSummary)) }.flatMap { $0.isEmpty ? nil : $0 }
         let authors = entry.authors.map(Self.clean).filter { !$0.isEmpty }
         // A key given beside the ID (the cache's snapshot) is used only if it is one LocalKey accepts.

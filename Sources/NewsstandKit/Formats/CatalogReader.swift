@@ -10,7 +10,7 @@ public struct CatalogReader: Sendable {
 
     /// Every format, the property list first (it wins a tie: it was here first).
     public static let formats: [any CatalogFormat] = [
-        PropertyListFormat(), AtomFeedFormat(), RSSFeedFormat(), OPDS2Format(), BakerShelfFormat(), JSONFeedFormat(),
+        PropertyListFormat(), AtomFeedFormat(), RSSFeedFormat(), OPDS2Format(), BingImageArchiveFormat(), APODFormat(), BakerShelfFormat(), JSONFeedFormat(),
     ]
 
     /// What the `Accept` header of a catalog request names: the formats read here, best first.
@@ -31,13 +31,13 @@ public struct CatalogReader: Sendable {
     }
 
     private static func unrecognised(_ sniff: DocumentSniff, contentType: String?, empty: Bool) -> NewsstandError {
-        let known = "a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed or Baker's shelf.json"
+        let known = "a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed, Baker's shelf.json, Bing's image archive or NASA's APOD"
         let what: String
         switch sniff.shape {
         case _ where empty: what = "empty"
         case .xml(let root, _) where root.lowercased() == "html": what = "a web page (HTML), not a feed"
         case .xml(let root, _): what = "XML with a <\(TextSanitizer.inert(String(root.prefix(40))))> root, which is none of \(known)"
-        case .jsonObject, .jsonArray: what = "JSON, but not an OPDS 2 feed, a JSON Feed or a Baker shelf"
+        case .jsonObject, .jsonArray: what = "JSON, but not an OPDS 2 feed, a JSON Feed, a Baker shelf, Bing's image archive or NASA's APOD"
         default:
             if contentType?.lowercased().contains("html") == true { what = "a web page (HTML), not a feed" }
             else { what = "in no format newsstand reads (\(known))" }

@@ -11,6 +11,8 @@ public struct DocumentSniff: Sendable {
     }
 
     public let shape: Shape
+    /// For an array of objects, the first object's keys found in the first bytes.
+    public private(set) var firstElementKeys: [String] = []
 
     public init(_ data: Data) {
         let head = data.prefix(8192)
@@ -27,6 +29,9 @@ public struct DocumentSniff: Sendable {
         switch bytes[first] {
         case UInt8(ascii: "["):
             shape = .jsonArray
+            if let object = bytes[(first + 1)...].firstIndex(where: { !XMLText.isSpace($0) }), bytes[object] == UInt8(ascii: "{") {
+                firstElementKeys = Self.topLevelKeys(bytes[object...])
+            }
         case UInt8(ascii: "{"):
             shape = .jsonObject(keys: Self.topLevelKeys(bytes[first...]))
         case UInt8(ascii: "<"):

@@ -50,6 +50,15 @@ public enum FeedDate {
         return make(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
     }
 
+    /// `20261124` or `202611240800` (Bing's `startdate`, `fullstartdate`), in UTC.
+    public static func compact(_ text: String) -> Date? {
+        let digits = Array(text.utf8)
+        guard digits.count == 8 || digits.count == 12, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        func number(_ range: Range<Int>) -> Int { digits[range].reduce(0) { $0 * 10 + Int($1 - 0x30) } }
+        let (hour, minute) = digits.count == 12 ? (number(8..<10), number(10..<12)) : (0, 0)
+        return make(year: number(0..<4), month: number(4..<6), day: number(6..<8), hour: hour, minute: minute, second: 0, offset: 0)
+    }
+
     /// `Wed, 01 May 2024 10:00:00 +0000` (the weekday optional, seconds optional, `GMT`, `UT`,
     /// `Z` and the US zone names accepted, a two-digit year read as 19xx or 20xx).
     public static func rfc822(_ text: String) -> Date? {

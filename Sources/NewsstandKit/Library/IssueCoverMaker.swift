@@ -25,6 +25,8 @@ public enum IssueCoverMaker {
         case .epub: image = try epubCover(ZipFile(path: path))
         case .cbz: image = try firstImage(ZipFile(path: path))
         case .hpub: image = try hpubCover(ZipFile(path: path))
+        case .jpeg, .png: image = try picture(at: path)
+        case .webp: image = try webpPicture(at: path, next: destination, seconds: renderSeconds)
         }
         guard isImage(image) else { throw NewsstandError(.verificationFailed, "The issue's cover is not a PNG, JPEG or GIF image.") }
         try FileOps.writeAtomically(image, to: destination, durable: false)
@@ -64,10 +66,33 @@ public enum IssueCoverMaker {
     }
 
     /// Whether poppler's renderer is on PATH.
-    static var hasPdftoppm: Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains { folder in
-            access(String(folder) + "/pdftoppm", X_OK) == 0
+    static var hasPdftoppm: Bool { Subprocess.isOnPath("pdftoppm") }
+
+    // MARK: Pictures
+
+    /// A JPEG or PNG issue is its own cover.
+    private static func picture(at path: String) throws(NewsstandError) -> Data {
+        guard let size = FileOps.regularFileSize(path), size <= Int64(maximumBytes), let data = FileManager.default.contents(atPath: path) else {
+            throw NewsstandError(.verificationFailed, "The picture is larger than \(Formatting.bytes(Int64(maximumBytes))) to be its own cover.")
         }
+        return data
+    }
+
+    /// A WebP issue, which the shelf's decoder does not read, made a PNG by libwebp's `dwebp`
+    /// in a process of its own, like a PDF's page.
+    private static func webpPicture(at path: String, next destination: String, seconds: Double) throws(NewsstandError) -> Data {
+        let output = destination + ".render-\(getpid()).png"
+        defer { unlink(output) }
+        guard Subprocess.isOnPath("dwebp") else {
+            throw NewsstandError(.missingProgram, "Making a cover from a WebP picture needs dwebp (Debian's webp).")
+        }
+        // The path is the library's own, absolute: never taken for an option.
+        let converted = Subprocess.output(of: ["dwebp", "-quiet", "-resize", "\(renderedSide)", "0", path, "-o", output], seconds: seconds) != nil
+        guard converted, let size = FileOps.regularFileSize(output), size > 0, size <= Int64(maximumBytes),
+              let data = FileManager.default.contents(atPath: output) else {
+            throw NewsstandError(.verificationFailed, "The WebP picture could not be decoded.")
+        }
+        return data
     }
 
     // MARK: Archives

@@ -140,7 +140,7 @@ public struct Library: Sendable {
         if let expected = entry.promisedSize, expected != size {
             throw NewsstandError(.verificationFailed, "The download is \(size) bytes but the catalog says \(expected); it was discarded.")
         }
-        var leading = [UInt8](repeating: 0, count: 8)
+        var leading = [UInt8](repeating: 0, count: 12)
         let count = try Self.read(descriptor, into: &leading, at: 0, path: path)
         if count == 0 {
             throw NewsstandError(.verificationFailed, "The server sent an empty file; it was discarded.")

@@ -7,6 +7,8 @@ public enum CatalogFormatKind: String, Sendable, CaseIterable, Codable {
     case rss = "RSS 2.0"
     case baker = "Baker shelf.json"
     case jsonFeed = "JSON Feed"
+    case bingArchive = "Bing image archive"
+    case apod = "NASA APOD"
 
     /// What the format calls an item's ID, as warnings name it.
     public var idField: String { self == .propertyList ? "ID" : "id" }

@@ -7,9 +7,16 @@ public enum MediaType: String, Sendable, CaseIterable {
     case cbz
     /// Baker's HPub: a zip of HTML pages.
     case hpub
+    /// A picture as an issue (a daily picture's publication): its own cover.
+    case jpeg
+    case png
+    case webp
 
     /// The extension of the installed file.
-    public var fileExtension: String { rawValue }
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+
+    /// Whether the issue is a picture, shown by a picture viewer and its own cover.
+    public var isPicture: Bool { self == .jpeg || self == .png || self == .webp }
 
     /// The registered (or customary) media type.
     public var mimeType: String {
@@ -18,6 +25,9 @@ public enum MediaType: String, Sendable, CaseIterable {
         case .epub: return "application/epub+zip"
         case .cbz: return "application/vnd.comicbook+zip"
         case .hpub: return "application/zip"
+        case .jpeg: return "image/jpeg"
+        case .png: return "image/png"
+        case .webp: return "image/webp"
         }
     }
 
@@ -28,6 +38,9 @@ public enum MediaType: String, Sendable, CaseIterable {
         case .epub: return "EPUB"
         case .cbz: return "CBZ"
         case .hpub: return "HPub"
+        case .jpeg: return "JPEG"
+        case .png: return "PNG"
+        case .webp: return "WebP"
         }
     }
 
@@ -58,6 +71,9 @@ public enum MediaType: String, Sendable, CaseIterable {
         if matches("application/epub+zip") { return .epub }
         if matches("application/vnd.comicbook+zip") || matches("application/x-cbz") { return .cbz }
         if matches("application/zip") || matches("application/x-zip-compressed") || matches("application/hpub+zip") { return .hpub }
+        if matches("image/jpeg") || matches("image/jpg") || matches("image/pjpeg") { return .jpeg }
+        if matches("image/png") { return .png }
+        if matches("image/webp") { return .webp }
         return nil
     }
 
@@ -99,16 +115,24 @@ public enum MediaType: String, Sendable, CaseIterable {
         case (4, 0x65_70_75_62): return .epub        // epub
         case (3, 0x63_62_7A): return .cbz            // cbz
         case (4, 0x68_70_75_62), (3, 0x7A_69_70): return .hpub  // hpub, zip
+        case (3, 0x6A_70_67), (4, 0x6A_70_65_67): return .jpeg   // jpg, jpeg
+        case (3, 0x70_6E_67): return .png            // png
+        case (4, 0x77_65_62_70): return .webp        // webp
         default: return nil
         }
     }
 
     /// Whether a file that starts with `bytes` can be of this type: a PDF's `%PDF-`, a zip's
-    /// local header for the rest. An HTML error page passes none of them.
+    /// local header for the archives, each picture format's magic. An HTML error page passes none of them.
     public func matchesSignature(_ bytes: some Collection<UInt8>) -> Bool {
         switch self {
         case .pdf: return bytes.starts(with: Array("%PDF-".utf8))
         case .epub, .cbz, .hpub: return bytes.starts(with: [0x50, 0x4B, 0x03, 0x04])
+        case .jpeg: return bytes.starts(with: [0xFF, 0xD8, 0xFF])
+        case .png: return bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        case .webp:
+            let head = Array(bytes.prefix(12))
+            return head.count == 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8)
         }
     }
 }

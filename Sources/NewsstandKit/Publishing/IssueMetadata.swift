@@ -15,6 +15,7 @@ public struct IssueMetadata: Sendable, Equatable, Codable {
         case .epub: (try? epub(ZipFile(path: path))) ?? (nil, nil, nil)
         case .cbz: (try? comicInfo(ZipFile(path: path))) ?? (nil, nil, nil)
         case .hpub: (try? book(ZipFile(path: path))) ?? (nil, nil, nil)
+        case .jpeg, .png, .webp: (nil, nil, nil)
         }
         let named = fromName(name)
         return IssueMetadata(title: clean(inside.title) ?? named.title, date: inside.date ?? named.date ?? modified,

@@ -58,7 +58,8 @@ public struct Publisher {
         try FileOps.makeDirectory(folder + "/covers", trusted: folder)
         for name in names where !name.hasPrefix(".") {
             // By its extension alone: a name may hold `?` or `#`, which an address would cut at.
-            guard let type = MediaType(address: "issue." + (name as NSString).pathExtension) else { continue }
+            // Pictures here are covers, not issues.
+            guard let type = MediaType(address: "issue." + (name as NSString).pathExtension), !type.isPicture else { continue }
             let path = folder + "/" + name
             var info = stat()
             // Only regular files of the folder itself: a link could lead anywhere.

@@ -21,6 +21,13 @@ public enum Subprocess {
         let code: Int32
     }
 
+    /// Whether a program of this name is on PATH and can be run.
+    static func isOnPath(_ program: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains { folder in
+            access(String(folder) + "/" + program, X_OK) == 0
+        }
+    }
+
     /// What a short query program prints (`tmux display -p …`), its errors discarded; nil when it
     /// cannot start or fails.
     public static func output(of arguments: [String]) -> String? {
