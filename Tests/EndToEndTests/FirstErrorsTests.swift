@@ -33,11 +33,11 @@ final class FirstErrorsTests: XCTestCase {
 
         result = try runner.run("list", "--catalog", textFile)
         XCTAssertEqual(result.status, 2)
-        assertSentence(result.error, "Cannot read the catalog \(textFile): it is in no format newsstand reads (a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed or Baker's shelf.json). Check the address, or ask its publisher to fix it.")
+        assertSentence(result.error, "Cannot read the catalog \(textFile): it is in no format newsstand reads (a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed, Baker's shelf.json, Bing's image archive or NASA's APOD). Check the address, or ask its publisher to fix it.")
 
         result = try runner.run("list", "--catalog", notACatalog)
         XCTAssertEqual(result.status, 2)
-        assertSentence(result.error, "Cannot read the catalog \(notACatalog): it is in no format newsstand reads (a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed or Baker's shelf.json). Check the address, or ask its publisher to fix it.")
+        assertSentence(result.error, "Cannot read the catalog \(notACatalog): it is in no format newsstand reads (a property list, OPDS 1.2 or 2.0, Atom, RSS 2.0, JSON Feed, Baker's shelf.json, Bing's image archive or NASA's APOD). Check the address, or ask its publisher to fix it.")
 
         result = try runner.run("list", "--catalog", missingOnServer)
         XCTAssertEqual(result.status, 2)

@@ -3,6 +3,13 @@ import NewsstandKit
 import TestSupport
 import XCTest
 
+extension TransferEngine {
+    /// An engine that holds nothing back for a host: for tests of everything but the host limits
+    /// (HostLimitTests), which a pause one test's server asked for must not reach into another's
+    /// on the same port, and whose counts of transfers at once are their own.
+    static let withoutHostLimits = TransferEngine(hostConnections: 0)
+}
+
 /// A store on a loopback server, in a temporary folder, with its own notification center.
 final class StoreHarness {
     let folder = TemporaryDirectory()
@@ -40,7 +47,7 @@ final class StoreHarness {
     /// A newsstand of `subscriptions` in the harness's folder (or `directories`), with its policy
     /// and notification center.
     func makeNewsstand(_ subscriptions: [Subscription], directories: Directories? = nil, maxStorage: Int64? = nil,
-                       engine: TransferEngine = .shared) -> Newsstand {
+                       engine: TransferEngine = .withoutHostLimits) -> Newsstand {
         var configuration = Newsstand.Configuration(directories: directories ?? self.directories)
         configuration.engine = engine
         configuration.policy = policy

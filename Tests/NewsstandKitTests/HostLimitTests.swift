@@ -126,6 +126,10 @@ final class HostLimitTests: XCTestCase {
         XCTAssertEqual(refused.refuse.map(\.item), ["g"])
         XCTAssertEqual(refused.refuse.first?.remaining ?? 0, 3599, accuracy: 0.001)
         XCTAssertEqual(gate.arrive("h", id: 9, host: "h:80", now: 3608 * second).start, ["h"], "after the pause, the host is asked again")
+        // No limit holds nothing back, not even for a pause.
+        var open = HostGate<String>(limit: 0)
+        _ = open.finish(host: "h:80", pause: 3600, now: 0)
+        XCTAssertEqual((0..<5).flatMap { open.arrive("t\($0)", id: $0, host: "h:80", now: second).start }.count, 5)
     }
 
     func testRefreshesTakeOneCatalogPerHostInTurn() {

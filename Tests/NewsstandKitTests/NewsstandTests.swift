@@ -78,8 +78,7 @@ final class NewsstandTests: XCTestCase {
         var a = Subscription(name: "a", url: server.url("/a.plist"))
         a.jobs = 1
         let b = Subscription(name: "b", url: server.url("/b.plist"))
-        // The host's own limit (HostLimitTests) would hold the three to two.
-        let newsstand = harness.makeNewsstand([a, b], engine: TransferEngine(threadCount: 2, hostConnections: 0))
+        let newsstand = harness.makeNewsstand([a, b])
         _ = newsstand.refreshAllAndWait()
         let all = newsstand.stores.flatMap(\.issues)
         XCTAssertEqual(all.count, 8)

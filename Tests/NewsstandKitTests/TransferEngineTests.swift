@@ -14,7 +14,8 @@ final class TransferEngineTests: XCTestCase {
             server.serve("/f\(number)", .init(body: body, throttle: 400_000))
         }
 
-        let engine = TransferEngine(threadCount: 2)
+        // Four transfers to one host at once: no host limit here (HostLimitTests has it).
+        let engine = TransferEngine(threadCount: 2, hostConnections: 0)
         let threads = Locked<[Int: UInt]>([:])
         let results = Locked<[Int: TransferResult]>([:])
         let done = DispatchGroup()

@@ -150,6 +150,8 @@ final class ShelfControllerTests: XCTestCase {
         var configuration = Newsstand.Configuration(directories: Directories.fromEnvironment(folder.environment))
         configuration.notificationCenter = NotificationCenter()
         configuration.policy.maximumConcurrentDownloads = 4
+        // Four downloads at once from one server: no host limit here.
+        configuration.engine = TransferEngine(hostConnections: 0)
         let newsstand = try Newsstand(configuration: configuration, subscriptions: [Subscription(name: "mag", url: server.url("/catalog.plist"))])
         let store = newsstand.stores[0]
 

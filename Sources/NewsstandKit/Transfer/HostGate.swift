@@ -23,7 +23,8 @@ struct HostGate<Item: Sendable>: Sendable {
         var item: Item
     }
 
-    /// The most transfers to one host at once; 0 for no limit.
+    /// The most transfers to one host at once; 0 holds nothing back, pauses included (an engine
+    /// for tests of everything else).
     var limit: Int
     /// A pause up to this long is waited out; a longer one refuses what would wait for it.
     var longestWait: TimeInterval = 30
@@ -39,7 +40,7 @@ struct HostGate<Item: Sendable>: Sendable {
 
     /// A transfer to `host` (nil: a file, never gated) asks to start.
     mutating func arrive(_ item: Item, id: Int, host: String?, now: UInt64) -> Actions {
-        guard let host else { return Actions(start: [item]) }
+        guard let host, limit > 0 else { return Actions(start: [item]) }
         var actions = Actions()
         if let until = pausedUntil[host], until > now {
             let remaining = Self.seconds(until - now)
@@ -52,7 +53,7 @@ struct HostGate<Item: Sendable>: Sendable {
             return actions
         }
         pausedUntil[host] = nil
-        if limit > 0, running[host, default: 0] >= limit || !(waiting[host]?.isEmpty ?? true) {
+        if running[host, default: 0] >= limit || !(waiting[host]?.isEmpty ?? true) {
             waiting[host, default: []].append(Waiting(id: id, item: item))
         } else {
             running[host, default: 0] += 1
@@ -64,9 +65,8 @@ struct HostGate<Item: Sendable>: Sendable {
     /// A transfer to `host` ended; `pause` is how long the host asked to be left alone, if it did.
     mutating func finish(host: String?, pause: TimeInterval?, now: UInt64) -> Actions {
         guard let host else { return Actions() }
-        running[host, default: 1] -= 1
-        if running[host] == 0 { running[host] = nil }
-        if let pause, pause > 0 {
+        if let count = running[host] { running[host] = count > 1 ? count - 1 : nil }
+        if limit > 0, let pause, pause > 0 {
             let until = now + UInt64(min(pause, 24 * 3600) * 1e9)
             pausedUntil[host] = max(pausedUntil[host] ?? 0, until)
         }

@@ -61,7 +61,10 @@ extension NewsstandCommand {
                     ? CatalogDirectory(adding: config?.directory ?? []).entry(named: url) : nil
                 if let listed { catalogURL = listed.url }
                 if catalogURL.isFileURL, !FileManager.default.fileExists(atPath: catalogURL.path) {
-                    throw CommandFailure("There is no catalog file at \(TextSanitizer.inert(catalogURL.path)), and no catalog of that name in `newsstand discover`: give an http(s) URL, the path of a catalog file, or a name it lists.", status: .noCatalog)
+                    let failure = Subscription.isValidName(url)
+                        ? "There is no catalog file at \(TextSanitizer.inert(catalogURL.path)), and no catalog of that name in `newsstand discover`: give an http(s) URL, the path of a catalog file, or a name it lists."
+                        : "There is no catalog file at \(TextSanitizer.inert(catalogURL.path)): give an http(s) URL or the path of a catalog file."
+                    throw CommandFailure(failure, status: .noCatalog)
                 }
                 let taken = Set(config?.subscriptions.map(\.name) ?? [])
                 let chosen = name ?? listed.map(\.name).flatMap { taken.contains($0) ? nil : $0 } ?? Subscription.unusedName(for: catalogURL, taken: taken)
