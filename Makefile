@@ -8,8 +8,9 @@ BIN := .build/debug/newsstand
 # terminfo entries for 24-bit colour (ncurses-term: xterm-direct, tmux-direct, ...), and what the
 # tests drive (tmux), compare with (curl) or serve TLS with (python3); poppler-utils' pdftoppm
 # renders a PDF's first page when a catalog gives no cover; webp's dwebp turns a WebP picture
-# issue into its cover (and cwebp makes the tests' WebP files).
-APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev libstb-dev libchafa-dev libglib2.0-dev zlib1g-dev ncurses-term tmux curl python3 poppler-utils webp
+# issue into its cover (and cwebp makes the tests' WebP files); feedparser and jsonschema read
+# what `publish` writes, as other people's readers.
+APT_PACKAGES := libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev libstb-dev libchafa-dev libglib2.0-dev zlib1g-dev ncurses-term tmux curl python3 poppler-utils webp python3-feedparser python3-jsonschema
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Installs with apt those of the packages named in $(1) that are not installed yet.

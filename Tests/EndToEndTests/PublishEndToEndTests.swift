@@ -38,6 +38,11 @@ final class PublishEndToEndTests: XCTestCase {
         try Fixtures.zip([("mimetype", Data("application/epub+zip".utf8)), ("META-INF/container.xml", Data(container.utf8)),
                           ("content.opf", Data(opf.utf8)), ("cover.png", try Data(contentsOf: URL(fileURLWithPath: covers + "tt-2026-05.png")))],
                          to: root + "/longread.epub")
+        // EPUB 2: its cover named by <meta name="cover">, its date and creator in the OPF's 2.0 shape.
+        let opf2 = #"<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:opf="http://www.idpf.org/2007/opf" version="2.0"><metadata><dc:title>Old Stories</dc:title><dc:creator opf:role="aut">A. Writer</dc:creator><dc:date opf:event="publication">2025-12-01</dc:date><meta name="cover" content="cover-img"/></metadata><manifest><item id="cover-img" href="images/front.png" media-type="image/png"/></manifest></package>"#
+        try Fixtures.zip([("mimetype", Data("application/epub+zip".utf8)), ("META-INF/container.xml", Data(container.utf8)),
+                          ("content.opf", Data(opf2.utf8)), ("images/front.png", try Data(contentsOf: URL(fileURLWithPath: covers + "tt-2026-02.png")))],
+                         to: root + "/old-stories.epub")
         let comic = #"<?xml version="1.0"?><ComicInfo><Series>Red Planet</Series><Number>7</Number><Year>2026</Year><Month>1</Month><Summary>Rovers.</Summary></ComicInfo>"#
         try Fixtures.zip([("ComicInfo.xml", Data(comic.utf8)), ("01.png", try Data(contentsOf: URL(fileURLWithPath: covers + "tt-2026-01.png")))],
                          to: root + "/planet-7.cbz")
@@ -48,10 +53,20 @@ final class PublishEndToEndTests: XCTestCase {
         let base = nginx.url("/zine/").absoluteString
         let first = try runner.run("publish", root, "--base-url", base)
         XCTAssertEqual(first.status, 0, first.output + first.error)
-        XCTAssertTrue(first.output.contains("Published 5 issues"), first.output)
-        XCTAssertTrue(first.output.contains("read 5 files") && first.output.contains("made 4 covers"), "the CBZ has its picture beside it: \(first.output)")
+        XCTAssertTrue(first.output.contains("Published 6 issues"), first.output)
+        XCTAssertTrue(first.output.contains("read 6 files") && first.output.contains("made 5 covers"), "the CBZ has its picture beside it: \(first.output)")
 
-        let expected: Set<String> = ["Club Zine No. 4", "Spring Issue", "Zine #3 & 50% off?", "The Long Read", "Red Planet #7"]
+        // Other people's readers: feedparser reads the RSS and OPDS 1.2 feeds without a bozo
+        // flag; the OPDS 2.0 feed validates against the OPDS community's JSON Schemas.
+        let schemas = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path + "/Fixtures/Schemas"
+        let readers = try CommandRunner.runProgram(["/usr/bin/python3", schemas + "/validate-publish.py", root, schemas])
+        XCTAssertEqual(readers.status, 0, readers.output + readers.error)
+        for line in ["feed.rss: rss20, 6 entries, 6 typed and sized downloads", "opds-root.xml: atom10,",
+                     "opds.xml: atom10, 6 entries, 6 typed and sized downloads", "opds.json: valid OPDS 2.0, 6 publications"] {
+            XCTAssertTrue(readers.output.contains(line), "\(line) in \(readers.output)")
+        }
+
+        let expected: Set<String> = ["Club Zine No. 4", "Spring Issue", "Zine #3 & 50% off?", "The Long Read", "Old Stories", "Red Planet #7"]
         // Subscribed to each format: the same issues, titles, dates and summaries; every cover
         // served; the file with the hostile name downloaded as its own bytes.
         for (index, output) in ["catalog.plist", "opds.xml", "opds.json", "feed.rss", "feed.json"].enumerated() {
@@ -77,7 +92,9 @@ final class PublishEndToEndTests: XCTestCase {
             let path = try XCTUnwrap(try issues().first { $0["id"] as? String == hostileID }?["path"] as? String, output)
             XCTAssertEqual(FileManager.default.contents(atPath: path), hostile, "\(output): the file's own bytes")
             let fetched = try runner.run("covers", "--subscription", name)
-            XCTAssertTrue(fetched.output.contains("5 of 5 covers on disk."), "\(output): \(fetched.output) \(fetched.error)")
+            XCTAssertTrue(fetched.output.contains("6 of 6 covers on disk."), "\(output): \(fetched.output) \(fetched.error)")
+            let old = try XCTUnwrap(listed.first { $0["title"] as? String == "Old Stories" }, output)
+            XCTAssertEqual((old["releaseDate"] as? String)?.prefix(10), "2025-12-01", "\(output): the EPUB 2's date")
         }
 
         // Nothing changed: no byte, no time.
@@ -100,7 +117,7 @@ final class PublishEndToEndTests: XCTestCase {
         // One new issue: only it is read, its ID is new, the others keep theirs.
         try Fixtures.pagePDF(red: 1, green: 1, blue: 0).write(to: URL(fileURLWithPath: root + "/2026-05 May.pdf"))
         let third = try runner.run("publish", root, "--base-url", base)
-        XCTAssertTrue(third.output.contains("Published 6 issues") && third.output.contains("read 1 file,"), third.output)
+        XCTAssertTrue(third.output.contains("Published 7 issues") && third.output.contains("read 1 file,"), third.output)
         let plist = try XCTUnwrap(PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: root + "/catalog.plist")), format: nil) as? [String: Any])
         let ids = (plist["Issues"] as? [[String: Any]] ?? []).compactMap { $0["ID"] as? String }
         let firstIDs = ((try PropertyListSerialization.propertyList(from: before["catalog.plist"]!.0, format: nil) as? [String: Any])?["Issues"] as? [[String: Any]] ?? [])

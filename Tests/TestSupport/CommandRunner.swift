@@ -67,4 +67,22 @@ public struct CommandRunner: Sendable {
             output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
             error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
+
+    /// Runs another program (an absolute path, then its arguments) to its end, its output read back.
+    public static func runProgram(_ arguments: [String]) throws -> Result {
+        let folder = TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let outputPath = folder.path + "/out", errorPath = folder.path + "/err"
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+                      error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+    }
 }
