@@ -5,14 +5,19 @@ import Foundation
 public enum Fixtures {
     /// A PDF-signed file of `size` bytes whose content depends on `seed`.
     /// A real one-page PDF, 200 × 300 points of one colour (RGB 0–1), that poppler renders; with
-    /// a title and a creation date in its Info dictionary when given.
-    public static func pagePDF(red: Double, green: Double, blue: Double, title: String? = nil, created: String? = nil) -> Data {
+    /// a title and a creation date in its Info dictionary when given, and an XMP metadata stream
+    /// (the packet's text) in its catalog.
+    public static func pagePDF(red: Double, green: Double, blue: Double, title: String? = nil, created: String? = nil, xmp: String? = nil) -> Data {
         let content = "\(red) \(green) \(blue) rg 0 0 200 300 re f"
-        var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        let metadata = xmp.map { _ in " /Metadata 6 0 R" } ?? ""
+        var objects = ["<< /Type /Catalog /Pages 2 0 R\(metadata) >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] /Contents 4 0 R >>",
                        "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream"]
-        if title != nil || created != nil {
+        if title != nil || created != nil || xmp != nil {
             objects.append("<< " + (title.map { "/Title (\($0)) " } ?? "") + (created.map { "/CreationDate (\($0)) " } ?? "") + ">>")
+        }
+        if let xmp {
+            objects.append("<< /Type /Metadata /Subtype /XML /Length \(xmp.utf8.count) >>\nstream\n\(xmp)\nendstream")
         }
         var out = "%PDF-1.4\n"
         var offsets: [Int] = []

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a publisher's file says of itself: a PDF's Info dictionary (read by poppler's `pdfinfo`),
+/// What a publisher's file says of itself: a PDF's Info dictionary and XMP (read by poppler's `pdfinfo`),
 /// an EPUB's package, a CBZ's ComicInfo.xml, an HPub's book.json; then its name
 /// (`2026-03 Spring Issue.pdf`); then the file's time.
 public struct IssueMetadata: Sendable, Equatable, Codable {
@@ -37,7 +37,9 @@ public struct IssueMetadata: Sendable, Equatable, Codable {
         return (stem.replacingOccurrences(of: "_", with: " "), nil)
     }
 
-    /// `pdfinfo`'s Title, Subject and CreationDate (ISO dates), killed after 10 s.
+    /// `pdfinfo`'s Title, Subject and CreationDate (ISO dates); what the Info dictionary lacks,
+    /// from the XMP packet (`dc:title`, `dc:description`, `xmp:CreateDate`) when there is one.
+    /// Each run is killed after 10 s.
     private static func pdf(_ path: String) -> (String?, Date?, String?) {
         guard let output = Subprocess.output(of: ["pdfinfo", "-isodates", "-enc", "UTF-8", "--", path], seconds: 10) else { return (nil, nil, nil) }
         var fields: [String: String] = [:]
@@ -45,7 +47,41 @@ public struct IssueMetadata: Sendable, Equatable, Codable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return (fields["Title"], fields["CreationDate"].flatMap(FeedDate.iso8601), fields["Subject"])
+        var found = (fields["Title"].flatMap { $0.isEmpty ? nil : $0 }, fields["CreationDate"].flatMap(FeedDate.iso8601),
+                     fields["Subject"].flatMap { $0.isEmpty ? nil : $0 })
+        if fields["Metadata Stream"] == "yes", found.0 == nil || found.1 == nil || found.2 == nil,
+           let packet = Subprocess.output(of: ["pdfinfo", "-meta", "--", path], seconds: 10) {
+            let xmp = Self.xmp(Data(packet.utf8))
+            found = (found.0 ?? xmp.0, found.1 ?? xmp.1, found.2 ?? xmp.2)
+        }
+        return found
+    }
+
+    /// An XMP packet's `dc:title` and `dc:description` (the `x-default` language, else the
+    /// first) and `xmp:CreateDate`, written as an element or as an attribute.
+    static func xmp(_ data: Data) -> (String?, Date?, String?) {
+        guard let tree = try? XMLTree.parse(data) else { return (nil, nil, nil) }
+        let dc = "http://purl.org/dc/elements/1.1/", xmp = "http://ns.adobe.com/xap/1.0/", rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+        func text(_ name: String) -> String? {
+            guard let element = tree.elements.indices.first(where: { tree.isElement($0, name, in: dc) }) else { return nil }
+            // <dc:title><rdf:Alt><rdf:li xml:lang="x-default">…</rdf:li></rdf:Alt></dc:title>
+            var items: [Int] = []
+            for container in tree.children(of: element) where tree.isElement(container, "Alt", in: rdf) || tree.isElement(container, "Seq", in: rdf) {
+                items += tree.children(of: container).filter { tree.isElement($0, "li", in: rdf) }
+            }
+            let chosen = items.first { tree.attribute("lang", of: $0, in: "http://www.w3.org/XML/1998/namespace") == "x-default" } ?? items.first
+            let value = XMLText.trimmed(chosen.map { tree.text(of: $0) } ?? tree.text(of: element))
+            return value.isEmpty ? nil : value
+        }
+        var created = tree.elements.indices.first { tree.isElement($0, "CreateDate", in: xmp) }.map { tree.text(of: $0) }
+        if created == nil {
+            created = tree.elements.indices.lazy.compactMap { tree.attribute("CreateDate", of: $0, in: xmp) }.first
+        }
+        let date = created.flatMap { value -> Date? in
+            let trimmed = XMLText.trimmed(value)
+            return FeedDate.iso8601(trimmed) ?? FeedDate.iso8601(trimmed + "T00:00:00Z")
+        }
+        return (text("title"), date, text("description"))
     }
 
     /// The package's `dc:title`, `dc:date` and `dc:description`.
