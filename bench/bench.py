@@ -1084,6 +1084,9 @@ def figure_publish(args, work, rows, nginx, served):
     start = time.monotonic()
     subprocess.run([args.binary, "publish", folder, "--base-url", base], env=env, check=True, stdout=subprocess.DEVNULL)
     first = time.monotonic() - start
+    with open(os.path.join(folder, "catalog.plist"), "rb") as handle:
+        if len(plistlib.load(handle)["Issues"]) != count:
+            raise RuntimeError(f"catalog.plist does not list the {count} issues")
     one_new = []
     for run in range(args.runs):
         shutil.copy(pdf, os.path.join(folder, f"2021-01-01 New {run}.pdf"))

@@ -12,12 +12,26 @@ struct CatalogWriter {
     let issues: [PublishedIssue]
     /// Entries in one OPDS 1.2 acquisition feed, the next page linked after.
     let pageSize: Int
+    /// Each issue's file and cover addresses, made once for every format.
+    private let links: [(file: String, cover: String?)]
+    private let base: String
+
+    init(title: String, language: String?, baseURL: URL, issues: [PublishedIssue], pageSize: Int) {
+        self.title = title
+        self.language = language
+        self.baseURL = baseURL
+        self.issues = issues
+        self.pageSize = pageSize
+        let base = baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
+        self.base = base
+        links = issues.map { issue in (Self.address(issue.file, base: base), issue.cover.map { Self.address($0, base: base) }) }
+    }
 
     /// The file names and their contents.
     func documents() -> [(name: String, data: Data)] {
         var documents = [("catalog.plist", propertyList()), ("opds.json", opds2()), ("feed.rss", rss()), ("feed.json", jsonFeed())]
         documents.append(("opds-root.xml", Data(opdsRoot().utf8)))
-        let pages = stride(from: 0, to: max(1, issues.count), by: pageSize).map { Array(issues[$0..<min(issues.count, $0 + pageSize)]) }
+        let pages = stride(from: 0, to: max(1, issues.count), by: pageSize).map { $0..<min(issues.count, $0 + pageSize) }
         for (index, page) in pages.enumerated() {
             documents.append((Self.pageName(index), Data(opdsPage(page, index: index, last: index == pages.count - 1).utf8)))
         }
@@ -26,15 +40,25 @@ struct CatalogWriter {
 
     static func pageName(_ index: Int) -> String { index == 0 ? "opds.xml" : "opds-\(index + 1).xml" }
 
-    /// The address of a file of the folder: each name percent-encoded whole, so that no name
+    /// The address of a file of the folder.
+    func address(_ file: String) -> String { Self.address(file, base: base) }
+
+    /// Each name percent-encoded whole (all but letters, digits and `-._~`), so that no name
     /// becomes a path of its own or a query (`covers/` is the only folder, and it is ours).
-    func address(_ file: String) -> String {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~")
-        let encoded = file.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }.joined(separator: "/")
-        let base = baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
-        return base + encoded
+    static func address(_ file: String, base: String) -> String {
+        var bytes = Array(base.utf8)
+        bytes.reserveCapacity(bytes.count + file.utf8.count * 3)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in file.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The newest issue's date: the feeds' "updated", never the time they were written.
@@ -42,18 +66,36 @@ struct CatalogWriter {
 
     // MARK: Property list
 
+    /// Written by hand, keys sorted as Apple's writer sorts them: PropertyListSerialization took
+    /// a second for 10,000 issues.
     private func propertyList() -> Data {
-        let entries: [[String: Any]] = issues.map { issue in
-            var entry: [String: Any] = [
-                "ID": issue.id, "Title": issue.metadata.title, "Release date": issue.metadata.date, "Download URL": address(issue.file),
-                "Free": issue.free, "Size": issue.size, "SHA256": issue.sha256, "Media type": issue.mediaType,
-            ]
-            if let cover = issue.cover { entry["Cover URL"] = address(cover) }
-            if let summary = issue.metadata.summary { entry["Summary"] = summary }
-            return entry
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>Issues</key>
+            \t<array>
+
+            """
+        text.reserveCapacity(issues.count * 700)
+        func field(_ key: String, _ value: String) { text += "\t\t\t<key>\(key)</key>\n\t\t\t\(value)\n" }
+        for (issue, link) in zip(issues, links) {
+            text += "\t\t<dict>\n"
+            if let cover = link.cover { field("Cover URL", "<string>\(xml(cover))</string>") }
+            field("Download URL", "<string>\(xml(link.file))</string>")
+            field("Free", issue.free ? "<true/>" : "<false/>")
+            field("ID", "<string>\(xml(issue.id))</string>")
+            field("Media type", "<string>\(xml(issue.mediaType))</string>")
+            field("Release date", "<date>\(Formatting.timestamp(issue.metadata.date))</date>")
+            field("SHA256", "<string>\(issue.sha256)</string>")
+            field("Size", "<integer>\(issue.size)</integer>")
+            if let summary = issue.metadata.summary { field("Summary", "<string>\(xml(summary))</string>") }
+            field("Title", "<string>\(xml(issue.metadata.title))</string>")
+            text += "\t\t</dict>\n"
         }
-        // Keys are written sorted: the same issues give the same bytes.
-        return (try? PropertyListSerialization.data(fromPropertyList: ["Title": title, "Issues": entries], format: .xml, options: 0)) ?? Data()
+        text += "\t</array>\n\t<key>Title</key>\n\t<string>\(xml(title))</string>\n</dict>\n</plist>\n"
+        return Data(text.utf8)
     }
 
     // MARK: OPDS 1.2
@@ -83,7 +125,7 @@ struct CatalogWriter {
         return lines.joined(separator: "\n")
     }
 
-    private func opdsPage(_ page: [PublishedIssue], index: Int, last: Bool) -> String {
+    private func opdsPage(_ page: Range<Int>, index: Int, last: Bool) -> String {
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/terms/" xmlns:opds="http://opds-spec.org/2010/catalog">"#,
@@ -97,7 +139,8 @@ struct CatalogWriter {
             lines.append(#"  <link rel="next" href="\#(xml(address(Self.pageName(index + 1))))" type="\#(Self.acquisitionType)"/>"#)
         }
         if let language { lines.append("  <dc:language>\(xml(language))</dc:language>") }
-        for issue in page {
+        for position in page {
+            let (issue, link) = (issues[position], links[position])
             lines += [
                 "  <entry>",
                 "    <title>\(xml(issue.metadata.title))</title>",
@@ -106,13 +149,13 @@ struct CatalogWriter {
                 "    <dc:issued>\(Formatting.timestamp(issue.metadata.date))</dc:issued>",
             ]
             if let summary = issue.metadata.summary { lines.append("    <summary type=\"text\">\(xml(summary))</summary>") }
-            if let cover = issue.cover {
+            if let cover = issue.cover, let address = link.cover {
                 let type = Self.imageType(cover)
-                lines.append(#"    <link rel="http://opds-spec.org/image" href="\#(xml(address(cover)))" type="\#(type)"/>"#)
-                lines.append(#"    <link rel="http://opds-spec.org/image/thumbnail" href="\#(xml(address(cover)))" type="\#(type)"/>"#)
+                lines.append(#"    <link rel="http://opds-spec.org/image" href="\#(xml(address))" type="\#(type)"/>"#)
+                lines.append(#"    <link rel="http://opds-spec.org/image/thumbnail" href="\#(xml(address))" type="\#(type)"/>"#)
             }
             let rel = issue.free ? "http://opds-spec.org/acquisition/open-access" : "http://opds-spec.org/acquisition/buy"
-            lines.append(#"    <link rel="\#(rel)" href="\#(xml(address(issue.file)))" type="\#(issue.mediaType)" length="\#(issue.size)"/>"#)
+            lines.append(#"    <link rel="\#(rel)" href="\#(xml(link.file))" type="\#(issue.mediaType)" length="\#(issue.size)"/>"#)
             lines.append("  </entry>")
         }
         lines += ["</feed>", ""]
@@ -122,26 +165,56 @@ struct CatalogWriter {
     // MARK: OPDS 2.0
 
     private func opds2() -> Data {
-        let publications: [[String: Any]] = issues.map { issue in
-            var metadata: [String: Any] = ["@type": "http://schema.org/Periodical", "identifier": "urn:newsstand:" + issue.id,
-                                           "title": issue.metadata.title, "published": Formatting.timestamp(issue.metadata.date)]
-            if let summary = issue.metadata.summary { metadata["description"] = summary }
-            var publication: [String: Any] = [
-                "metadata": metadata,
-                "links": [["rel": issue.free ? "http://opds-spec.org/acquisition/open-access" : "http://opds-spec.org/acquisition/buy",
-                           "href": address(issue.file), "type": issue.mediaType]],
-            ]
-            if let cover = issue.cover { publication["images"] = [["href": address(cover), "type": Self.imageType(cover)]] }
-            return publication
+        var json = JSONWriter(capacity: issues.count * 600)
+        json.beginObject()
+        json.key("links")
+        json.beginArray()
+        json.beginObject()
+        json.field("href", address("opds.json"))
+        json.field("rel", "self")
+        json.field("type", "application/opds+json")
+        json.endObject()
+        json.endArray()
+        json.key("metadata")
+        json.beginObject()
+        json.field("language", language)
+        json.field("title", title)
+        json.endObject()
+        json.key("publications")
+        json.beginArray()
+        for (issue, link) in zip(issues, links) {
+            json.beginObject()
+            if let cover = issue.cover, let address = link.cover {
+                json.key("images")
+                json.beginArray()
+                json.beginObject()
+                json.field("href", address)
+                json.field("type", Self.imageType(cover))
+                json.endObject()
+                json.endArray()
+            }
+            json.key("links")
+            json.beginArray()
+            json.beginObject()
+            json.field("href", link.file)
+            json.field("rel", issue.free ? "http://opds-spec.org/acquisition/open-access" : "http://opds-spec.org/acquisition/buy")
+            json.field("type", issue.mediaType)
+            json.endObject()
+            json.endArray()
+            json.key("metadata")
+            json.beginObject()
+            json.field("@type", "http://schema.org/Periodical")
+            json.field("description", issue.metadata.summary)
+            json.field("identifier", "urn:newsstand:" + issue.id)
+            json.key("published")
+            json.timestamp(issue.metadata.date)
+            json.field("title", issue.metadata.title)
+            json.endObject()
+            json.endObject()
         }
-        var metadata: [String: Any] = ["title": title]
-        if let language { metadata["language"] = language }
-        let root: [String: Any] = [
-            "metadata": metadata,
-            "links": [["rel": "self", "href": address("opds.json"), "type": "application/opds+json"]],
-            "publications": publications,
-        ]
-        return Self.json(root)
+        json.endArray()
+        json.endObject()
+        return Data(json.bytes + [0x0A])
     }
 
     // MARK: RSS 2.0
@@ -157,7 +230,7 @@ struct CatalogWriter {
             "    <lastBuildDate>\(Self.rfc822(updated))</lastBuildDate>",
         ]
         if let language { lines.append("    <language>\(xml(language))</language>") }
-        for issue in issues {
+        for (issue, link) in zip(issues, links) {
             lines += [
                 "    <item>",
                 "      <title>\(xml(issue.metadata.title))</title>",
@@ -165,8 +238,8 @@ struct CatalogWriter {
                 "      <pubDate>\(Self.rfc822(issue.metadata.date))</pubDate>",
             ]
             if let summary = issue.metadata.summary { lines.append("      <description>\(xml(summary))</description>") }
-            lines.append(#"      <enclosure url="\#(xml(address(issue.file)))" length="\#(issue.size)" type="\#(issue.mediaType)"/>"#)
-            if let cover = issue.cover { lines.append(#"      <media:thumbnail url="\#(xml(address(cover)))"/>"#) }
+            lines.append(#"      <enclosure url="\#(xml(link.file))" length="\#(issue.size)" type="\#(issue.mediaType)"/>"#)
+            if let cover = link.cover { lines.append(#"      <media:thumbnail url="\#(xml(cover))"/>"#) }
             lines.append("    </item>")
         }
         lines += ["  </channel>", "</rss>", ""]
@@ -176,25 +249,38 @@ struct CatalogWriter {
     // MARK: JSON Feed 1.1
 
     private func jsonFeed() -> Data {
-        let items: [[String: Any]] = issues.map { issue in
-            var item: [String: Any] = [
-                "id": "urn:newsstand:" + issue.id, "title": issue.metadata.title, "date_published": Formatting.timestamp(issue.metadata.date),
-                "attachments": [["url": address(issue.file), "mime_type": issue.mediaType, "size_in_bytes": issue.size]],
-            ]
-            if let summary = issue.metadata.summary { item["summary"] = summary }
-            if let cover = issue.cover { item["image"] = address(cover) }
-            return item
+        var json = JSONWriter(capacity: issues.count * 450)
+        json.beginObject()
+        json.field("feed_url", address("feed.json"))
+        json.key("items")
+        json.beginArray()
+        for (issue, link) in zip(issues, links) {
+            json.beginObject()
+            json.key("attachments")
+            json.beginArray()
+            json.beginObject()
+            json.field("mime_type", issue.mediaType)
+            json.field("size_in_bytes", issue.size)
+            json.field("url", link.file)
+            json.endObject()
+            json.endArray()
+            json.key("date_published")
+            json.timestamp(issue.metadata.date)
+            json.field("id", "urn:newsstand:" + issue.id)
+            json.field("image", link.cover)
+            json.field("summary", issue.metadata.summary)
+            json.field("title", issue.metadata.title)
+            json.endObject()
         }
-        var root: [String: Any] = ["version": "https://jsonfeed.org/version/1.1", "title": title, "feed_url": address("feed.json"), "items": items]
-        if let language { root["language"] = language }
-        return Self.json(root)
+        json.endArray()
+        json.field("language", language)
+        json.field("title", title)
+        json.field("version", "https://jsonfeed.org/version/1.1")
+        json.endObject()
+        return Data(json.bytes + [0x0A])
     }
 
     // MARK: Text
-
-    private static func json(_ object: Any) -> Data {
-        ((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()) + Data("\n".utf8)
-    }
 
     private func xml(_ text: String) -> String { XMLText.escaped(text) }
 

@@ -164,14 +164,24 @@ public struct Publisher {
     }
 
     private func writeManifest(_ manifest: [String: PublishedIssue]) throws(NewsstandError) {
-        let rows: [[String: Any]] = manifest.values.sorted { $0.file < $1.file }.map { issue in
-            var row: [String: Any] = ["file": issue.file, "id": issue.id, "size": issue.size, "modified": issue.modified, "sha256": issue.sha256,
-                                      "mediaType": issue.mediaType, "title": issue.metadata.title, "date": issue.metadata.date.timeIntervalSince1970]
-            if let summary = issue.metadata.summary { row["summary"] = summary }
-            return row
+        var json = JSONWriter(capacity: manifest.count * 300)
+        json.beginArray()
+        for issue in manifest.values.sorted(by: { $0.file < $1.file }) {
+            json.beginObject()
+            json.key("date")
+            json.number(issue.metadata.date.timeIntervalSince1970)
+            json.field("file", issue.file)
+            json.field("id", issue.id)
+            json.field("mediaType", issue.mediaType)
+            json.field("modified", issue.modified)
+            json.field("sha256", issue.sha256)
+            json.field("size", issue.size)
+            json.field("summary", issue.metadata.summary)
+            json.field("title", issue.metadata.title)
+            json.endObject()
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys, .prettyPrinted]) else { return }
-        _ = try writeIfChanged(data, to: folder + "/" + Self.manifestName)
+        json.endArray()
+        _ = try writeIfChanged(Data(json.bytes + [0x0A]), to: folder + "/" + Self.manifestName)
     }
 
     private func readSettings() throws(NewsstandError) -> Settings {

@@ -1,45 +1,45 @@
 import Foundation
-import NewsstandKit
 
 /// Writes JSON text into a byte buffer, one value after another.
 ///
-/// `list --json` prints a line per issue of catalogs with 100,000 of them; JSONEncoder spent
-/// longer on that than on reading the catalog. Keys are written in the order given, and
-/// callers give them sorted, as scripts diffing two listings expect.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+/// `list --json` prints a line per issue of catalogs with 100,000 of them, and `publish` writes
+/// feeds of 10,000: JSONEncoder and JSONSerialization spent longer on that than on the rest.
+/// Keys are written in the order given, and callers give them sorted, as scripts diffing two
+/// listings expect (and as a feed whose issues did not change keeps its bytes).
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
     /// Whether the next value in the current object or array needs a comma before it.
     private var needsComma = false
 
-    init(capacity: Int = 0) {
+    public init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func beginObject() {
+    public mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
-    mutating func endObject() {
+    public mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
-    mutating func beginArray() {
+    public mutating func beginArray() {
         separate()
         bytes.append(UInt8(ascii: "["))
         needsComma = false
     }
 
-    mutating func endArray() {
+    public mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Writes `"name":`; the value follows. Keys are literals, plain words with nothing to
     /// escape, so they are copied as they are.
-    mutating func key(_ name: StaticString) {
+    public mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -48,40 +48,47 @@ struct JSONWriter {
         needsComma = false
     }
 
-    mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         separate()
         appendQuoted(value)
         needsComma = true
     }
 
-    mutating func integer(_ value: Int64) {
+    public mutating func integer(_ value: Int64) {
         separate()
         bytes.append(contentsOf: String(value).utf8)
         needsComma = true
     }
 
-    mutating func boolean(_ value: Bool) {
+    /// A number as Swift writes it: the shortest text that reads back as the same double.
+    public mutating func number(_ value: Double) {
+        separate()
+        bytes.append(contentsOf: (value.isFinite ? "\(value)" : "0").utf8)
+        needsComma = true
+    }
+
+    public mutating func boolean(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
         needsComma = true
     }
 
     /// A key and a string value, left out when the value is nil.
-    mutating func field(_ name: StaticString, _ value: String?) {
+    public mutating func field(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
         string(value)
     }
 
     /// A key and an integer value, left out when the value is nil.
-    mutating func field(_ name: StaticString, _ value: Int64?) {
+    public mutating func field(_ name: StaticString, _ value: Int64?) {
         guard let value else { return }
         key(name)
         integer(value)
     }
 
     /// A date as `"2026-01-05T08:30:00Z"`.
-    mutating func timestamp(_ date: Date) {
+    public mutating func timestamp(_ date: Date) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         Formatting.appendTimestamp(date, to: &bytes)
