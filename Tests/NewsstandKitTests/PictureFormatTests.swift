@@ -52,6 +52,25 @@ final class PictureFormatTests: XCTestCase {
         XCTAssertEqual(try reader.page(Fixtures.feed("shelf.json"), url: URL(string: "https://baker.example/shelf.json")!, contentType: "application/json").format, .baker)
     }
 
+    func testWikimediasPictureOfTheDayIsThePictureItsItemShows() throws {
+        let (catalog, page) = try catalog("commons-potd.rss", at: "https://commons.wikimedia.org/w/api.php?action=featuredfeed&feed=potd&feedformat=rss",
+                                          contentType: "application/rss+xml; charset=utf-8")
+        XCTAssertEqual(page.format, .rss)
+        XCTAssertEqual(catalog.entries.count, 2)
+        let fog = catalog.entries[0]
+        XCTAssertEqual(fog.id, "https://commons.wikimedia.org/wiki/Special:FeedItem/potd/20261124000000/en")
+        XCTAssertEqual(fog.downloadAddress, "https://upload.wikimedia.org/wikipedia/commons/3/3c/Fog_over_the_Elbe_valley_at_dawn.jpg", "the original, not the thumbnail")
+        XCTAssertEqual(fog.coverAddress, "https://upload.wikimedia.org/wikipedia/commons/thumb/3/3c/Fog_over_the_Elbe_valley_at_dawn.jpg/300px-Fog_over_the_Elbe_valley_at_dawn.jpg")
+        XCTAssertEqual(fog.mediaType, .jpeg)
+        XCTAssertEqual(fog.summary, "Fog over the Elbe valley at dawn, Saxon Switzerland, Germany.")
+        XCTAssertEqual(fog.releaseDate, FeedDate.iso8601("2026-11-24T00:00:00Z"))
+        let map = catalog.entries[1]
+        XCTAssertEqual(map.downloadAddress, "https://upload.wikimedia.org/wikipedia/commons/thumb/e/e8/Map_of_the_Rhine_basin.svg/300px-Map_of_the_Rhine_basin.svg.png",
+                       "an SVG original gives way to its PNG thumbnail")
+        XCTAssertEqual(map.mediaType, .png)
+        XCTAssertEqual(catalog.itemsWithoutDownload, 1, "another site's picture in a post is no issue")
+    }
+
     func testPicturesInAnyFeedAreIssuesAndADocumentBesideAPictureWins() throws {
         let rss = """
             <?xml version="1.0"?><rss version="2.0"><channel><title>Daily Picture</title>

@@ -107,6 +107,7 @@ public struct AtomFeedFormat: CatalogFormat {
         var enclosures = 0
         var issued: Date?
         var published: Date?
+        var html: [Int] = []
         for child in tree.children(of: entry) {
             let element = tree.elements[child]
             // Namespaces told apart by their index, worked out once a page: comparing URIs for
@@ -128,8 +129,10 @@ public struct AtomFeedFormat: CatalogFormat {
                 if item.id == nil { item.id = tree.text(of: child) }
             case (.atom, "summary"):
                 item.summary = XMLFeed.text(of: child, tree: tree)
+                html.append(child)
             case (.atom, "content"):
                 if item.summary == nil { item.summary = XMLFeed.text(of: child, tree: tree) }
+                html.append(child)
             case (.atom, "author"):
                 if let name = tree.childText(of: child, "name", in: Self.atom) { item.authors.append(name) }
             case (.atom, "link"):
@@ -162,6 +165,7 @@ public struct AtomFeedFormat: CatalogFormat {
         item.releaseDate = issued ?? published ?? item.releaseDate
         // Thumbnails first: a terminal cover is a few dozen cells, and they are a fraction of the bytes.
         item.covers = thumbnails + images
+        if feedLinks.isEmpty { WikimediaPicture.adopt(html, of: tree, into: &item) }
         if item.acquisitions.isEmpty, let link = feedLinks.first(where: { $0.rel != "alternate" }) ?? feedLinks.first,
            let address = XMLFeed.resolve(link.href, against: bases.base(of: entry)) {
             let kind: Bool? = link.type.contains("kind=acquisition") ? true : link.type.contains("kind=navigation") ? false : nil

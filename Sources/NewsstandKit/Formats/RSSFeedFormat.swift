@@ -68,6 +68,7 @@ public struct RSSFeedFormat: CatalogFormat {
         var entry = FeedEntry(index: index)
         var link: String?
         var fullText: String?
+        var html: [Int] = []
         // Titles and dates from the other vocabularies feeds use, when RSS's own are missing.
         var otherTitle: String?
         var issued: Date?
@@ -92,8 +93,10 @@ public struct RSSFeedFormat: CatalogFormat {
                 if otherTitle == nil { otherTitle = XMLFeed.text(of: child, tree: tree, html: true) }
             case (nil, "description"):
                 entry.summary = XMLFeed.text(of: child, tree: tree, html: true)
+                html.append(child)
             case (Self.content?, "encoded"):
                 fullText = XMLFeed.text(of: child, tree: tree, html: true)
+                html.append(child)
             case (nil, "author"), (AtomFeedFormat.dcElements?, "creator"), (Self.itunes?, "author"):
                 let name = tree.text(of: child)
                 if !name.isEmpty, !entry.authors.contains(name) { entry.authors.append(name) }
@@ -120,6 +123,7 @@ public struct RSSFeedFormat: CatalogFormat {
         if entry.summary == nil { entry.summary = fullText }
         if entry.title?.isEmpty ?? true { entry.title = otherTitle }
         if entry.releaseDate == nil { entry.releaseDate = issued }
+        WikimediaPicture.adopt(html, of: tree, into: &entry)
         guard !entry.acquisitions.isEmpty else {
             page.itemsWithoutDownload += 1
             return

@@ -42,7 +42,8 @@ public struct CatalogDirectory: Sendable {
         entries.first { $0.name == name }
     }
 
-    /// Public catalogs that answer without an account, as readers such as KOReader list them.
+    /// Public catalogs that answer without an account, as readers such as KOReader list them,
+    /// and two daily-picture publications.
     public static let bundled: [Entry] = [
         Entry(name: "gutenberg", title: "Project Gutenberg", url: URL(string: "https://m.gutenberg.org/ebooks.opds/")!,
               summary: "Over 70,000 free ebooks whose US copyright has expired."),
@@ -58,5 +59,11 @@ public struct CatalogDirectory: Sendable {
               summary: "Free ebooks in Spanish."),
         Entry(name: "opds-test", title: "OPDS 2.0 test catalog", url: URL(string: "https://test.opds.io/2.0/home.json")!,
               summary: "The OPDS community's catalog for trying a reader against OPDS 2.0."),
+        Entry(name: "bing-daily", title: "Bing's picture of the day",
+              url: URL(string: "https://www.bing.com/HPImageArchive.aspx?format=js&idx=0&n=8&mkt=en-US")!,
+              summary: "The last eight days' pictures, each an issue that is its own cover."),
+        Entry(name: "commons-potd", title: "Wikimedia Commons picture of the day",
+              url: URL(string: "https://commons.wikimedia.org/w/api.php?action=featuredfeed&feed=potd&feedformat=rss")!,
+              summary: "One of the finest pictures on Wikimedia Commons, every day."),
     ]
 }
