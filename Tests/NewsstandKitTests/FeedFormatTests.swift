@@ -233,6 +233,14 @@ final class FeedFormatTests: XCTestCase {
         XCTAssertEqual(refusal(String(repeating: " ", count: 200) + "<rss/>", limits: small), "The catalog is 206 bytes, more than the 100 allowed.")
     }
 
+    func testFeedSizesAreWholePositiveNumbers() {
+        XCTAssertEqual(XMLFeed.size("33000"), 33000)
+        XCTAssertEqual(XMLFeed.size(" 42\t"), 42)
+        for absent in [nil, "", "0", "-5", "12 KB", "1e6", "99999999999999999999", "４２"] as [String?] {
+            XCTAssertNil(XMLFeed.size(absent), absent ?? "nil")
+        }
+    }
+
     func testAbsurdJSONNumbersReadAsAbsent() throws {
         let text = """
             {"metadata": {"title": "N"}, "publications": [{"metadata": {"title": "x", "identifier": "x"},

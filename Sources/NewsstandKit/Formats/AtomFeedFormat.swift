@@ -271,8 +271,21 @@ enum XMLFeed {
 
     /// A non-negative byte count, or nil for anything else.
     static func size(_ text: String?) -> Int64? {
-        guard let text, let value = Int64(text.trimmingCharacters(in: .whitespaces)), value > 0 else { return nil }
-        return value
+        // Read as bytes: Foundation's trimming cost more than the rest of an enclosure.
+        guard var text else { return nil }
+        return text.withUTF8 { bytes -> Int64? in
+            var start = 0, end = bytes.count
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            guard end > start, end - start <= 18 else { return nil }
+            var value: Int64 = 0
+            for index in start..<end {
+                let digit = bytes[index] &- 0x30
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value > 0 ? value : nil
+        }
     }
 
     /// An absolute http(s) or file address for a link a format follows or shows.
