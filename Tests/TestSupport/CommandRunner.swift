@@ -37,10 +37,16 @@ public struct CommandRunner: Sendable {
 
     /// Starts the command; the caller waits for it or kills it.
     public func start(_ arguments: [String]) throws -> (Process, outputPath: String, errorPath: String) {
+        try Self.launch([Self.executable] + arguments, environment: environment, outputFolder: outputFolder)
+    }
+
+    /// Starts `arguments[0]` (an absolute path) with its output and errors written to files of `outputFolder`.
+    private static func launch(_ arguments: [String], environment: [String: String]?,
+                               outputFolder: TemporaryDirectory) throws -> (Process, outputPath: String, errorPath: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = arguments
-        process.environment = environment
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        if let environment { process.environment = environment }
         let name = UUID().uuidString
         let outputPath = outputFolder.path + "/\(name).out"
         let errorPath = outputFolder.path + "/\(name).err"
@@ -53,6 +59,15 @@ public struct CommandRunner: Sendable {
         return (process, outputPath, errorPath)
     }
 
+    /// Waits for a started process and reads back what it wrote.
+    private static func finish(_ started: (Process, outputPath: String, errorPath: String)) -> Result {
+        started.0.waitUntilExit()
+        return Result(
+            status: started.0.terminationStatus,
+            output: (try? String(contentsOfFile: started.outputPath, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOfFile: started.errorPath, encoding: .utf8)) ?? "")
+    }
+
     /// Runs the command to its end.
     public func run(_ arguments: String...) throws -> Result {
         try run(arguments)
@@ -60,29 +75,13 @@ public struct CommandRunner: Sendable {
 
     /// Runs the command to its end.
     public func run(_ arguments: [String]) throws -> Result {
-        let (process, outputPath, errorPath) = try start(arguments)
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
-            error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+        Self.finish(try start(arguments))
     }
 
-    /// Runs another program (an absolute path, then its arguments) to its end, its output read back.
+    /// Runs another program (an absolute path, then its arguments) to its end, in this process's
+    /// environment, its output read back.
     public static func runProgram(_ arguments: [String]) throws -> Result {
         let folder = TemporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let outputPath = folder.path + "/out", errorPath = folder.path + "/err"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
-                      error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+        return finish(try launch(arguments, environment: nil, outputFolder: folder))
     }
 }
