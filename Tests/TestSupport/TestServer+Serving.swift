@@ -14,7 +14,8 @@ extension TestServer {
             let accepted = state.withLock { state -> Bool in
                 guard !state.stopped else { return false }
                 state.connections.insert(connection)
-                state.maximumOpenConnections = max(state.maximumOpenConnections, state.connections.count)
+                state.countedConnections.insert(connection)
+                state.maximumOpenConnections = max(state.maximumOpenConnections, state.countedConnections.count)
                 return true
             }
             guard accepted else {
@@ -25,7 +26,10 @@ extension TestServer {
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
             let thread = Thread { [self] in
                 handle(connection)
-                state.withLock { _ = $0.connections.remove(connection) }
+                state.withLock { state in
+                    state.connections.remove(connection)
+                    state.countedConnections.remove(connection)
+                }
                 close(connection)
                 signalChange()
             }
@@ -202,6 +206,9 @@ extension TestServer {
             state.withLock { state in
                 state.activeTransfers -= 1
                 state.activeByFolder[folder, default: 1] -= 1
+                // Every answer closes its connection: once its last byte is on its way, the
+                // client's next transfer may open one of its own (so it is counted the same way).
+                state.countedConnections.remove(connection)
             }
             signalChange()
         }

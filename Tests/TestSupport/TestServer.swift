@@ -87,6 +87,8 @@ public final class TestServer: Sendable {
         var maximumByFolder: [String: Int] = [:]
         var maximumActiveTransfers = 0
         var connections: Set<Int32> = []
+        /// Connections the client may still hold: one leaves this set when its last byte is written.
+        var countedConnections: Set<Int32> = []
         var maximumOpenConnections = 0
         var stopped = false
     }
@@ -226,7 +228,8 @@ public final class TestServer: Sendable {
 
     // MARK: Observation
 
-    /// The most connections that were open at once (one request each: every answer closes its connection).
+    /// The most connections that were open at once (one request each: every answer closes its
+    /// connection), each counted until the last byte of its answer's body is written.
     public var maximumOpenConnections: Int { state.withLock { $0.maximumOpenConnections } }
 
     public var requests: [Request] { state.withLock { $0.requests } }
