@@ -68,6 +68,33 @@ final class ShelfTerminalTests: XCTestCase {
         return session
     }
 
+    /// A terminal that answers the shelf's questions after their deadline (a far ssh host, a
+    /// terminal still starting) sends its replies among the keys: they are dropped, not read as
+    /// `?` (help), `G` (last) or Escape (back). The filter typed after them gets only its own letters.
+    func testATerminalsLateRepliesAreNotTakenForKeys() throws {
+        let shelf = try startShelf()
+        try shelf.send("l")
+        for reply in ["\u{1B}[?62;4;22c", "\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}P>|kitty(0.26.5)\u{1B}\\", "\u{1B}[6;20;10t", "\u{1B}]11;rgb:0000/0000/0000\u{7}"] {
+            try shelf.send(reply, literal: true)
+        }
+        // The selection is where l put it (the second issue, Beta), not on the last (G), and
+        // Enter reaches the shelf, not a help page opened by `?`.
+        try shelf.send("Enter")
+        XCTAssertTrue(server.wait { $0.requests(for: "/issues/beta.pdf").count == 1 }, shelf.screen())
+        XCTAssertEqual(server.requests(for: "/issues/gamma.pdf").count, 0)
+        XCTAssertFalse(shelf.screen().contains("Keys"), shelf.screen())
+        try shelf.send("x")
+        XCTAssertTrue(shelf.waitFor("RESUME"), shelf.screen())
+        try shelf.send("\u{1B}[?62;4c", literal: true)
+        try shelf.send("/")
+        try shelf.send("Gam", literal: true)
+        try shelf.send("Enter")
+        XCTAssertTrue(shelf.waitFor("filter: Gam"), shelf.screen())
+        XCTAssertTrue(shelf.waitFor("1 of 3"), shelf.screen())
+        try shelf.send("q")
+        XCTAssertTrue(shelf.waitFor("EXIT=0"), shelf.screen())
+    }
+
     func testBrowseFilterDownloadReadDeleteResizeAndQuit() throws {
         let shelf = try startShelf()
         // Filter as you type; Enter keeps the filter.

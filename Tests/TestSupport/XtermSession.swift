@@ -47,7 +47,13 @@ public final class XtermSession {
         close(pipeEnds[0])
         guard !number.isEmpty else { throw XtermError("Xvfb did not start (is it installed? make test installs it)") }
         display = ":" + number
-        let program = ["env", "-i"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + arguments
+        // The program starts once the window is up (a gate it waits at), so that its questions to
+        // the terminal reach a terminal that is ready to answer them: a kitty still starting on
+        // a cold machine answered after the shelf's deadline.
+        let gate = folder + "/start"
+        guard mkfifo(gate, 0o600) == 0 else { throw XtermError("no gate: \(String(cString: strerror(errno)))") }
+        let waitAtGate = "import os, sys; open(sys.argv[1], 'rb').read(1); os.execvp(sys.argv[2], sys.argv[2:])"
+        let program = ["python3", "-c", waitAtGate, gate, "env", "-i"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + arguments
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         switch emulator {
         case .xterm(let options):
@@ -63,6 +69,23 @@ public final class XtermSession {
         window = try xdotool(["search", "--sync", "--pid", "\(xterm)"]).split(separator: "\n").first.map(String.init) ?? ""
         guard !window.isEmpty else { throw XtermError("xterm's window did not appear") }
         try xdotool(["windowfocus", "--sync", window])
+        try Self.open(gate)
+    }
+
+    /// Lets the program waiting at `gate` go on (within 15 s of its start).
+    private static func open(_ gate: String) throws {
+        let deadline = Date().addingTimeInterval(15)
+        while true {
+            let descriptor = Glibc.open(gate, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if descriptor >= 0 {
+                defer { close(descriptor) }
+                guard write(descriptor, "go", 1) == 1 else { throw XtermError("the program's gate could not be opened") }
+                return
+            }
+            // ENXIO: the program is not at the gate yet.
+            guard errno == ENXIO, Date() < deadline else { throw XtermError("the program never reached its gate: \(String(cString: strerror(errno)))") }
+            usleep(20_000)
+        }
     }
 
     deinit {

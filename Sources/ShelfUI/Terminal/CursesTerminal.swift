@@ -286,12 +286,58 @@ public final class CursesTerminal: Terminal {
         }
         switch character {
         case 13, 10: return .key(.enter)
-        case 27: return .key(.escape)
+        case 27: return Self.skipTerminalReply() ? nil : .key(.escape)
         case 127, 8: return .key(.backspace)
         case 9: return .key(.tab)
         default:
             guard character >= 32, let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
             return .key(.character(Character(scalar)))
+        }
+    }
+
+    /// After an Escape: reads and drops the rest of what can only be a terminal's reply — a
+    /// string (kitty's graphics `ESC _ G…`, XTVERSION's `ESC P…`, an OSC), a device-attributes
+    /// answer (`CSI ? … c`) or a window report (`CSI … t`). The shelf asks before curses starts;
+    /// a terminal slower than the deadline (a far ssh host, a terminal still starting) answers
+    /// afterwards, and its letters (`?`, `c`, `G`) must not act as keys. False when the Escape
+    /// was the key itself: nothing was read after it.
+    private static func skipTerminalReply() -> Bool {
+        // A reply's bytes are written at once; a person's next key comes far later than this.
+        wtimeout(ncw_stdscr(), 30)
+        defer { wtimeout(ncw_stdscr(), 0) }
+        func next() -> UInt32? {
+            var character: wint_t = 0
+            let result = wget_wch(ncw_stdscr(), &character)
+            return result == ERR || result == KEY_CODE_YES ? nil : UInt32(character)
+        }
+        func unread(_ character: UInt32) { unget_wch(wchar_t(character)) }
+        guard let introducer = next() else { return false }
+        switch introducer {
+        case 0x5F, 0x50, 0x5D:  // _ P ]: a string, up to ST (ESC \) or BEL
+            var previous: UInt32 = 0
+            for _ in 0..<65_536 {
+                guard let character = next() else { return true }
+                if character == 0x07 || (previous == 27 && character == 0x5C) { return true }
+                previous = character
+            }
+            return true
+        case 0x5B:  // [: a control sequence, parameters then a final byte
+            var parameters: [UInt32] = []
+            while parameters.count < 64, let character = next() {
+                if (0x40...0x7E).contains(character) {
+                    let isReply = (character == 0x63 && parameters.first == 0x3F) || character == 0x74
+                    if isReply { return true }
+                    // Another sequence: given back whole for the keys to read (ncurses did not know it).
+                    for byte in ([introducer] + parameters + [character]).reversed() { unread(byte) }
+                    return false
+                }
+                parameters.append(character)
+            }
+            for byte in ([introducer] + parameters).reversed() { unread(byte) }
+            return false
+        default:
+            unread(introducer)
+            return false
         }
     }
 
