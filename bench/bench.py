@@ -915,7 +915,8 @@ class XTerminal:
             argv = ["kitty", "--config", "NONE", "-o", f"initial_window_width={columns}c", "-o", f"initial_window_height={rows}c",
                     "-o", "remember_window_size=no", "-o", "window_padding_width=0"] + program
         self.terminal = subprocess.Popen(argv, env=xenv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.window = self.xdotool("search", "--sync", "--pid", str(self.terminal.pid)).split()[0]
+        # A window that is not mapped yet cannot take the focus (windowfocus failed now and then).
+        self.window = self.xdotool("search", "--sync", "--onlyvisible", "--pid", str(self.terminal.pid)).split()[0]
         self.xdotool("windowfocus", "--sync", self.window)
 
     def xdotool(self, *arguments):

@@ -66,7 +66,8 @@ public final class XtermSession {
             xterm = try Self.spawn(["kitty", "--config", "NONE"] + options.flatMap { ["-o", $0] } + program,
                                    environment: ["DISPLAY": display, "PATH": path, "HOME": folder, "LIBGL_ALWAYS_SOFTWARE": "1"])
         }
-        window = try xdotool(["search", "--sync", "--pid", "\(xterm)"]).split(separator: "\n").first.map(String.init) ?? ""
+        // Only a mapped window can take the focus.
+        window = try xdotool(["search", "--sync", "--onlyvisible", "--pid", "\(xterm)"]).split(separator: "\n").first.map(String.init) ?? ""
         guard !window.isEmpty else { throw XtermError("xterm's window did not appear") }
         try xdotool(["windowfocus", "--sync", window])
         try Self.open(gate)
