@@ -11,6 +11,25 @@ final class TextTests: XCTestCase {
         XCTAssertTrue(inert.contains("next col"))
     }
 
+    func testXMLEscapingByBytesKeepsEveryOtherCharacter() {
+        XCTAssertEqual(XMLText.escaped("Plain title, no markup"), "Plain title, no markup")
+        XCTAssertEqual(XMLText.escaped(#"Été & <夏号> "q" 'a' 👍🏽"#), "Été &amp; &lt;夏号&gt; &quot;q&quot; 'a' 👍🏽")
+        XCTAssertEqual(XMLText.escaped("&amp;"), "&amp;amp;")
+        XCTAssertEqual(XMLText.escaped(""), "")
+    }
+
+    func testFileNamesSplitAtTheirLastDot() {
+        XCTAssertEqual(FileName.pathExtension("2026-03 Spring Issue.pdf"), "pdf")
+        XCTAssertEqual(FileName.stem("2026-03 Spring Issue.pdf"), "2026-03 Spring Issue")
+        XCTAssertEqual(FileName.pathExtension("Vol. 3. Zine #3 & 50% off?.EPUB"), "EPUB")
+        XCTAssertEqual(FileName.stem("Vol. 3. Zine #3 & 50% off?.EPUB"), "Vol. 3. Zine #3 & 50% off?")
+        XCTAssertEqual(FileName.stem("夏号.cbz"), "夏号")
+        for bare in ["README", "name.", ".hidden", ""] {
+            XCTAssertEqual(FileName.pathExtension(bare), "", bare)
+            XCTAssertEqual(FileName.stem(bare), bare)
+        }
+    }
+
     func testDisplayWidthCountsWideAndCombiningCharacters() {
         XCTAssertEqual(DisplayWidth.of("abc"), 3)
         XCTAssertEqual(DisplayWidth.of("夏号"), 4)

@@ -21,20 +21,26 @@ enum XMLText {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
-    /// `text` for an XML attribute or element: `&`, `<`, `>` and `"` escaped.
+    /// `text` for an XML attribute or element: `&`, `<`, `>` and `"` escaped. By bytes: the four
+    /// are ASCII, which no other character's UTF-8 contains, and most text has none of them (a
+    /// walk by characters was a fifth of publishing 10,000 issues).
     static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
+        func needsEscape(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"")
+        }
+        guard text.utf8.contains(where: needsEscape) else { return text }
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): result += "&amp;".utf8
+            case UInt8(ascii: "<"): result += "&lt;".utf8
+            case UInt8(ascii: ">"): result += "&gt;".utf8
+            case UInt8(ascii: "\""): result += "&quot;".utf8
+            default: result.append(byte)
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     static func trimmed(_ text: String) -> String {

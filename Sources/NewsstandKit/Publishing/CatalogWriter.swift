@@ -285,7 +285,7 @@ struct CatalogWriter {
     private func xml(_ text: String) -> String { XMLText.escaped(text) }
 
     static func imageType(_ name: String) -> String {
-        switch (name as NSString).pathExtension.lowercased() {
+        switch FileName.pathExtension(name).lowercased() {
         case "jpg", "jpeg": return "image/jpeg"
         case "gif": return "image/gif"
         case "webp": return "image/webp"

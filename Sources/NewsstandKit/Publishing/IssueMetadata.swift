@@ -29,7 +29,7 @@ public struct IssueMetadata: Sendable, Equatable, Codable {
 
     /// `2026-03 Spring Issue`, `2026-03-14_Spring`, else the name without its extension.
     static func fromName(_ name: String) -> (title: String, date: Date?) {
-        let stem = (name as NSString).deletingPathExtension
+        let stem = FileName.stem(name)
         if let match = stem.wholeMatch(of: /(\d{4})-(\d{2})(?:-(\d{2}))?[ _-]+(.+)/),
            let date = FeedDate.iso8601("\(match.1)-\(match.2)-\(match.3.map(String.init) ?? "01")T00:00:00Z") {
             return (String(match.4).replacingOccurrences(of: "_", with: " "), date)

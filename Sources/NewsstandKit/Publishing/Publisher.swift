@@ -59,7 +59,7 @@ public struct Publisher {
         for name in names where !name.hasPrefix(".") {
             // By its extension alone: a name may hold `?` or `#`, which an address would cut at.
             // Pictures here are covers, not issues.
-            guard let type = MediaType(address: "issue." + (name as NSString).pathExtension), !type.isPicture else { continue }
+            guard let type = MediaType(address: "issue." + FileName.pathExtension(name)), !type.isPicture else { continue }
             let path = folder + "/" + name
             var info = stat()
             // Only regular files of the folder itself: a link could lead anywhere.
@@ -81,7 +81,7 @@ public struct Publisher {
                 report.read.append(name)
             }
             // A picture beside the issue with the same name is its cover; else one made from it.
-            let stem = (name as NSString).deletingPathExtension
+            let stem = FileName.stem(name)
             if let beside = ["png", "jpg", "jpeg", "webp"].map({ stem + "." + $0 }).first(where: present.contains) {
                 issue.cover = beside
             } else {
@@ -147,20 +147,55 @@ public struct Publisher {
     /// The manifest, read with JSONSerialization: a folder of 10,000 issues is read in a blink,
     /// where Codable took a second.
     private func readManifest() -> [String: PublishedIssue] {
+        // Decoded straight into rows (JSONSerialization made an NSNumber and a dictionary of
+        // each, a seventh of a re-run over 10,000 files); a row that lacks a field is skipped.
         guard let data = FileManager.default.contents(atPath: folder + "/" + Self.manifestName),
-              let rows = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]
+              let rows = try? JSONDecoder().decode([ManifestRow.Lenient].self, from: data)
         else { return [:] }
         var manifest: [String: PublishedIssue] = [:]
-        for row in rows {
-            guard let file = row["file"] as? String, let id = row["id"] as? String, let size = (row["size"] as? NSNumber)?.int64Value,
-                  let modified = (row["modified"] as? NSNumber)?.int64Value, let sha256 = row["sha256"] as? String,
-                  let mediaType = row["mediaType"] as? String, let title = row["title"] as? String,
-                  let date = (row["date"] as? NSNumber)?.doubleValue
-            else { continue }
-            let metadata = IssueMetadata(title: title, date: Date(timeIntervalSince1970: date), summary: row["summary"] as? String)
-            manifest[file] = PublishedIssue(file: file, id: id, size: size, modified: modified, sha256: sha256, mediaType: mediaType, metadata: metadata)
+        manifest.reserveCapacity(rows.count)
+        for case let row? in rows.map(\.row) {
+            let metadata = IssueMetadata(title: row.title, date: Date(timeIntervalSince1970: row.date), summary: row.summary)
+            manifest[row.file] = PublishedIssue(file: row.file, id: row.id, size: row.size, modified: row.modified, sha256: row.sha256,
+                                                mediaType: row.mediaType, metadata: metadata)
         }
         return manifest
+    }
+
+    /// One file as the manifest records it.
+    private struct ManifestRow: Decodable {
+        var file: String
+        var id: String
+        var size: Int64
+        var modified: Int64
+        var sha256: String
+        var mediaType: String
+        var title: String
+        var date: Double
+        var summary: String?
+
+        /// A row, or nil for one that lacks a field (the other rows are read all the same).
+        struct Lenient: Decodable {
+            var row: ManifestRow?
+            init(from decoder: any Decoder) throws { row = try? ManifestRow(from: decoder) }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            file = try container.decode(String.self, forKey: .file)
+            id = try container.decode(String.self, forKey: .id)
+            size = try container.decode(Int64.self, forKey: .size)
+            modified = try container.decode(Int64.self, forKey: .modified)
+            sha256 = try container.decode(String.self, forKey: .sha256)
+            mediaType = try container.decode(String.self, forKey: .mediaType)
+            title = try container.decode(String.self, forKey: .title)
+            date = try container.decode(Double.self, forKey: .date)
+            summary = try container.decodeIfPresent(String.self, forKey: .summary)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case file, id, size, modified, sha256, mediaType, title, date, summary
+        }
     }
 
     private func writeManifest(_ manifest: [String: PublishedIssue]) throws(NewsstandError) {
