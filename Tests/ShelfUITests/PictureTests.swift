@@ -173,6 +173,15 @@ final class PictureTests: XCTestCase {
         XCTAssertNil(support(.sixel, nil, environment: ["TMUX": "/tmp/x"], tmux: ("xterm-256color", true)), "tmux 3.3 passes no sixels")
     }
 
+    /// Through ssh the answers cross the network: the wait allows a far host's round trip.
+    func testTheProbeWaitsLongerForATerminalReachedThroughSSH() {
+        XCTAssertEqual(TerminalGraphicsProbe.deadline(environment: ["TERM": "xterm-256color"]), TerminalGraphicsProbe.deadline)
+        XCTAssertEqual(TerminalGraphicsProbe.deadline(environment: ["SSH_TTY": "/dev/pts/3"]), TerminalGraphicsProbe.remoteDeadline)
+        XCTAssertEqual(TerminalGraphicsProbe.deadline(environment: ["SSH_CONNECTION": "10.0.0.2 51234 10.0.0.1 22"]), TerminalGraphicsProbe.remoteDeadline)
+        XCTAssertEqual(TerminalGraphicsProbe.deadline(environment: ["SSH_TTY": ""]), TerminalGraphicsProbe.deadline)
+        XCTAssertGreaterThan(TerminalGraphicsProbe.remoteDeadline, 0.5)
+    }
+
     /// A pty that answers nothing holds the first frame no longer than the deadline; one that
     /// answers is done at its answer.
     func testTheProbeWaitsForAnAnswerNoLongerThanItsDeadline() throws {

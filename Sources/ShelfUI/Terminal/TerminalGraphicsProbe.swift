@@ -29,6 +29,17 @@ public enum TerminalGraphicsProbe {
     /// shows pictures answers within a round trip.
     public static let deadline = 0.25
 
+    /// The deadline for a terminal reached through ssh: its answers cross the network, and a far
+    /// host (a phone's connection on a train) takes longer than ``deadline`` for the round trip.
+    /// A reply that misses it is dropped by the shelf's keys, so the wait is made long enough.
+    public static let remoteDeadline = 1.0
+
+    /// How long to wait for the answers, by what the environment says of the terminal.
+    public static func deadline(environment: [String: String]) -> Double {
+        let remote = ["SSH_TTY", "SSH_CONNECTION", "SSH_CLIENT"].contains { !(environment[$0] ?? "").isEmpty }
+        return remote ? remoteDeadline : deadline
+    }
+
     /// The queries, DA1 last.
     static let queries = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[16t" + "\u{1B}[>0q" + "\u{1B}[c"
 

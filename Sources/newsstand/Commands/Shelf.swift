@@ -34,7 +34,7 @@ extension NewsstandCommand {
                     colors: (environment["NO_COLOR"] ?? "").isEmpty ? .direct : .none,
                     ask: {
                         guard !["linux", "dumb"].contains(environment["TERM"] ?? "dumb") else { return nil }
-                        let asked = TerminalGraphicsProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, deadline: TerminalGraphicsProbe.deadline)
+                        let asked = TerminalGraphicsProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, deadline: TerminalGraphicsProbe.deadline(environment: environment))
                         typed = asked.typed
                         return asked.answers
                     },
