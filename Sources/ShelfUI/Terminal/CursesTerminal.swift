@@ -308,6 +308,8 @@ public final class CursesTerminal: Terminal {
         func next() -> UInt32? {
             var character: wint_t = 0
             let result = wget_wch(ncw_stdscr(), &character)
+            // A key ncurses knew (an arrow, a resize, the mouse) is no part of a reply: it stays to be read.
+            if result == KEY_CODE_YES { ungetch(Int32(character)) }
             return result == ERR || result == KEY_CODE_YES ? nil : UInt32(character)
         }
         func unread(_ character: UInt32) { unget_wch(wchar_t(character)) }
