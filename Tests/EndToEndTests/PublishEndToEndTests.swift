@@ -114,7 +114,12 @@ final class PublishEndToEndTests: XCTestCase {
             XCTAssertEqual(after[name]?.1, before[name]?.1, "\(name)'s time")
         }
 
-        // One new issue: only it is read, its ID is new, the others keep theirs.
+        // One new issue: only it is read, its ID is new, the others keep theirs — even with a
+        // damaged row in the manifest (a row lacking fields is passed over, not the whole manifest).
+        let manifestPath = root + "/.newsstand-publish.json"
+        var manifestText = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        manifestText.insert(contentsOf: #"{"file":"gone.pdf","id":"x"},"#, at: manifestText.index(after: manifestText.startIndex))
+        try manifestText.write(toFile: manifestPath, atomically: true, encoding: .utf8)
         try Fixtures.pagePDF(red: 1, green: 1, blue: 0).write(to: URL(fileURLWithPath: root + "/2026-05 May.pdf"))
         let third = try runner.run("publish", root, "--base-url", base)
         XCTAssertTrue(third.output.contains("Published 7 issues") && third.output.contains("read 1 file,"), third.output)

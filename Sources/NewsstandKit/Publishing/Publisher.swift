@@ -179,23 +179,6 @@ public struct Publisher {
             var row: ManifestRow?
             init(from decoder: any Decoder) throws { row = try? ManifestRow(from: decoder) }
         }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            file = try container.decode(String.self, forKey: .file)
-            id = try container.decode(String.self, forKey: .id)
-            size = try container.decode(Int64.self, forKey: .size)
-            modified = try container.decode(Int64.self, forKey: .modified)
-            sha256 = try container.decode(String.self, forKey: .sha256)
-            mediaType = try container.decode(String.self, forKey: .mediaType)
-            title = try container.decode(String.self, forKey: .title)
-            date = try container.decode(Double.self, forKey: .date)
-            summary = try container.decodeIfPresent(String.self, forKey: .summary)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case file, id, size, modified, sha256, mediaType, title, date, summary
-        }
     }
 
     private func writeManifest(_ manifest: [String: PublishedIssue]) throws(NewsstandError) {
