@@ -56,7 +56,7 @@ public struct NewsstandError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let hostPaused = Code("hostPaused")
         /// Another newsstand is doing the same job (a second `sync`).
         public static let busy = Code("busy")
-        /// The libcurl on this machine refused an option newsstand needs.
+        /// The libcurl on this machine is missing or refused an option newsstand needs.
         public static let libcurl = Code("libcurl")
         /// No subscription of that name.
         public static let unknownSubscription = Code("unknownSubscription")

@@ -291,6 +291,21 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual((json["subscriptions"] as? [[String: Any]])?.first?["source"] as? String, "cache")
     }
 
+    func testLibcurlIsLoadedOnlyByCommandsThatFetch() throws {
+        serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        // The dynamic loader's own report of every library it opens, linked or dlopen'd.
+        var tracing = try XCTUnwrap(runner)
+        tracing.environment["LD_DEBUG"] = "files"
+        let refresh = try tracing.run("refresh", "--catalog", catalogURL)
+        XCTAssertEqual(refresh.status, 0, refresh.error)
+        XCTAssertTrue(refresh.error.contains("file=libcurl.so.4"), "a refresh opens libcurl: \(refresh.error.suffix(2000))")
+        let list = try tracing.run("list", "--json", "--offline", "--catalog", catalogURL)
+        XCTAssertEqual(list.status, 0, list.error)
+        XCTAssertTrue(list.error.contains("file=libsqlite3"), "the loader's report is there: \(list.error.suffix(2000))")
+        XCTAssertFalse(list.error.contains("libcurl"), "an offline list never loads libcurl")
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])
+    }
+
     func testOfflineWithNoCacheFailsClearly() throws {
         server.stop()
         let result = try runner.run("list", "--catalog", catalogURL)

@@ -59,6 +59,10 @@ public final class TransferEngine: Sendable {
             defer { next += 1 }
             return next
         }
+        if case .failure(let missing) = CurlLibrary.shared {
+            handlers.completion(TransferResult(response: TransferResponse(), failure: missing, bytesOnDisk: 0, wroteBody: false, restarted: false))
+            return TransferID(rawValue: id)
+        }
         let host = request.url.isFileURL ? nil : HostReachability.key(of: request.url)
         // The host's slot is given back before the caller hears of the end, so that a request
         // the caller makes in its completion (the next page) can take it.
@@ -142,7 +146,7 @@ private final class TransferLoop: Sendable {
 
     private let queue = Locked(Queue())
     /// Made with the first transfer: an engine that never fetches (an offline `list`) never
-    /// loads libcurl's TLS stack.
+    /// loads libcurl.
     private let multiHandle = Locked<CurlMulti?>(nil)
 
     private var multi: CurlMulti {

@@ -3,6 +3,43 @@ import Foundation
 
 // The only file that imports libcurl: everything else sees the Swift types below.
 
+/// libcurl's entry points, looked up the first time a transfer needs them (see CCurl's shim for
+/// why it is opened rather than linked). Never closed: it lives as long as the process.
+struct CurlLibrary: @unchecked Sendable {
+    fileprivate let entryPoints: UnsafePointer<ccurl_library>
+
+    /// The soname of Debian's (and most distributions') libcurl 7.16 and later.
+    static let soname = "libcurl.so.4"
+
+    /// The process's libcurl, or why it could not be opened: every transfer fails with that reason.
+    static let shared = open(soname)
+
+    /// Opens `name` and initialises it; the error names the library and the package to install.
+    static func open(_ name: String) -> Result<CurlLibrary, NewsstandError> {
+        let library = UnsafeMutablePointer<ccurl_library>.allocate(capacity: 1)
+        library.initialize(to: ccurl_library())
+        if let missing = ccurl_library_open(library, name) {
+            let reason = missing.pointee == 0 ? String(cString: ccurl_open_error()) : "it has no \(String(cString: missing))"
+            library.deallocate()
+            return .failure(NewsstandError(
+                .libcurl, "Could not load libcurl (\(name)): \(reason). Nothing can be fetched until it is installed (on Debian: apt install libcurl4)."))
+        }
+        let code = ccurl_global_init(library, Int(CURL_GLOBAL_ALL))
+        guard code == CURLE_OK else {
+            return .failure(NewsstandError(.libcurl, "libcurl (\(name)) failed to start (CURLcode \(code.rawValue)); nothing can be fetched."))
+        }
+        return .success(CurlLibrary(entryPoints: library))
+    }
+
+    /// The process's libcurl; only called once ``TransferEngine`` has checked ``shared`` opened.
+    fileprivate static var loaded: UnsafePointer<ccurl_library> {
+        switch shared {
+        case .success(let library): return library.entryPoints
+        case .failure(let error): preconditionFailure("a libcurl handle made although libcurl is missing: \(error.message)")
+        }
+    }
+}
+
 /// An option newsstand sets on a transfer, as a Swift value.
 enum CurlOption {
     case url(String)
@@ -64,21 +101,17 @@ final class CurlEasy {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private weak var delegate: (any CurlEasyDelegate)?
-
-    private static let globalInit: Void = {
-        curl_global_init(Int(CURL_GLOBAL_ALL))
-    }()
+    private let curl = CurlLibrary.loaded
 
     init(delegate: any CurlEasyDelegate) {
-        _ = Self.globalInit
-        handle = curl_easy_init()
+        handle = ccurl_easy_init(curl)
         self.delegate = delegate
         errorBuffer[0] = 0
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        ccurl_easy_cleanup(curl, handle)
+        ccurl_slist_free_all(curl, headerList)
         errorBuffer.deallocate()
     }
 
@@ -87,64 +120,64 @@ final class CurlEasy {
     func set(_ option: CurlOption) throws(NewsstandError) {
         let code: CURLcode
         switch option {
-        case .url(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_URL, value)
-        case .protocols(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, value)
-        case .followLocation(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, value ? 1 : 0)
-        case .noSignal: code = ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        case .bufferSize(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, value)
-        case .connectTimeout(let value): code = ccurl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, value)
-        case .tcpKeepAlive: code = ccurl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
-        case .userAgent(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_USERAGENT, value)
-        case .certificateAuthorities(let path): code = ccurl_easy_setopt_string(handle, CURLOPT_CAINFO, path)
-        case .maximumFileSize(let value): code = ccurl_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(value))
-        case .range(let value): code = ccurl_easy_setopt_string(handle, CURLOPT_RANGE, value)
+        case .url(let value): code = ccurl_easy_setopt_string(curl, handle, CURLOPT_URL, value)
+        case .protocols(let value): code = ccurl_easy_setopt_string(curl, handle, CURLOPT_PROTOCOLS_STR, value)
+        case .followLocation(let value): code = ccurl_easy_setopt_long(curl, handle, CURLOPT_FOLLOWLOCATION, value ? 1 : 0)
+        case .noSignal: code = ccurl_easy_setopt_long(curl, handle, CURLOPT_NOSIGNAL, 1)
+        case .bufferSize(let value): code = ccurl_easy_setopt_long(curl, handle, CURLOPT_BUFFERSIZE, value)
+        case .connectTimeout(let value): code = ccurl_easy_setopt_long(curl, handle, CURLOPT_CONNECTTIMEOUT, value)
+        case .tcpKeepAlive: code = ccurl_easy_setopt_long(curl, handle, CURLOPT_TCP_KEEPALIVE, 1)
+        case .userAgent(let value): code = ccurl_easy_setopt_string(curl, handle, CURLOPT_USERAGENT, value)
+        case .certificateAuthorities(let path): code = ccurl_easy_setopt_string(curl, handle, CURLOPT_CAINFO, path)
+        case .maximumFileSize(let value): code = ccurl_easy_setopt_offset(curl, handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(value))
+        case .range(let value): code = ccurl_easy_setopt_string(curl, handle, CURLOPT_RANGE, value)
         case .headers(let lines):
-            for line in lines { headerList = curl_slist_append(headerList, line) }
-            code = ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+            for line in lines { headerList = ccurl_slist_append(curl, headerList, line) }
+            code = ccurl_easy_setopt_slist(curl, handle, CURLOPT_HTTPHEADER, headerList)
         case .acceptEncoding:
             // The empty string: every encoding this libcurl was built to decode.
-            code = ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+            code = ccurl_easy_setopt_string(curl, handle, CURLOPT_ACCEPT_ENCODING, "")
         case .bearerToken(let token):
-            var result = ccurl_easy_setopt_long(handle, CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_bearer())))
-            if result == CURLE_OK { result = ccurl_easy_setopt_string(handle, CURLOPT_XOAUTH2_BEARER, token) }
+            var result = ccurl_easy_setopt_long(curl, handle, CURLOPT_HTTPAUTH, Int(bitPattern: UInt(ccurl_auth_bearer())))
+            if result == CURLE_OK { result = ccurl_easy_setopt_string(curl, handle, CURLOPT_XOAUTH2_BEARER, token) }
             code = result
         case .maximumReceiveSpeed(let value):
-            code = ccurl_easy_setopt_offset(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(value))
+            code = ccurl_easy_setopt_offset(curl, handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(value))
         }
         guard code == CURLE_OK else {
             throw NewsstandError(
-                .libcurl, "This libcurl refused \(option.name) (\(String(cString: curl_easy_strerror(code)))), so nothing was fetched; install a current libcurl.")
+                .libcurl, "This libcurl refused \(option.name) (\(String(cString: ccurl_easy_strerror(curl, code)))), so nothing was fetched; install a current libcurl.")
         }
     }
 
     /// Routes header and body bytes to the delegate.
     func connectCallbacks() throws(NewsstandError) {
         let userdata = Unmanaged.passUnretained(self).toOpaque()
-        var code = ccurl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
-        if code == CURLE_OK { code = ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, userdata) }
+        var code = ccurl_easy_setopt_pointer(curl, handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        if code == CURLE_OK { code = ccurl_easy_setopt_pointer(curl, handle, CURLOPT_HEADERDATA, userdata) }
         if code == CURLE_OK {
-            code = ccurl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
+            code = ccurl_easy_setopt_data_callback(curl, handle, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
                 let easy = Unmanaged<CurlEasy>.fromOpaque(userdata!).takeUnretainedValue()
                 easy.delegate?.curlDidReceiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
                 return size * count
             }
         }
-        if code == CURLE_OK { code = ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, userdata) }
+        if code == CURLE_OK { code = ccurl_easy_setopt_pointer(curl, handle, CURLOPT_WRITEDATA, userdata) }
         if code == CURLE_OK {
-            code = ccurl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, userdata in
+            code = ccurl_easy_setopt_data_callback(curl, handle, CURLOPT_WRITEFUNCTION) { data, size, count, userdata in
                 let easy = Unmanaged<CurlEasy>.fromOpaque(userdata!).takeUnretainedValue()
                 return easy.delegate?.curlDidReceiveBody(UnsafeRawBufferPointer(start: data, count: size * count)) ?? 0
             }
         }
         guard code == CURLE_OK else {
-            throw NewsstandError(.libcurl, "This libcurl refused a callback (\(String(cString: curl_easy_strerror(code)))), so nothing was fetched.")
+            throw NewsstandError(.libcurl, "This libcurl refused a callback (\(String(cString: ccurl_easy_strerror(curl, code)))), so nothing was fetched.")
         }
     }
 
     /// The last response's status, 0 when none arrived.
     var responseCode: Int {
         var code = 0
-        ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+        ccurl_easy_getinfo_long(curl, handle, CURLINFO_RESPONSE_CODE, &code)
         return code
     }
 
@@ -152,7 +185,7 @@ final class CurlEasy {
     func failure(for result: CurlResult, request: TransferRequest) -> NewsstandError? {
         let code = result.code
         guard code != CURLE_OK else { return nil }
-        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(curl, code))
         let kind: TransferFailure
         switch code {
         case CURLE_OPERATION_TIMEDOUT: kind = .stalled
@@ -176,31 +209,32 @@ final class CurlEasy {
 /// any thread, is called outside its loop's thread.
 final class CurlMulti: @unchecked Sendable {
     private let pointer: UnsafeMutableRawPointer
+    private let curl = CurlLibrary.loaded
 
     init() {
-        pointer = curl_multi_init()
-        ccurl_multi_setopt_long(pointer, CURLMOPT_MAX_HOST_CONNECTIONS, 0)
+        pointer = ccurl_multi_init(curl)
+        ccurl_multi_setopt_long(curl, pointer, CURLMOPT_MAX_HOST_CONNECTIONS, 0)
     }
 
     deinit {
-        curl_multi_cleanup(pointer)
+        ccurl_multi_cleanup(curl, pointer)
     }
 
     func add(_ easy: CurlEasy) {
-        curl_multi_add_handle(pointer, easy.handle)
+        ccurl_multi_add_handle(curl, pointer, easy.handle)
     }
 
     func remove(_ easy: CurlEasy) {
-        curl_multi_remove_handle(pointer, easy.handle)
+        ccurl_multi_remove_handle(curl, pointer, easy.handle)
     }
 
     /// Moves every transfer along; returns the handles that finished, with how.
     func perform() -> [(handle: UnsafeMutableRawPointer, result: CurlResult)] {
         var running: Int32 = 0
-        curl_multi_perform(pointer, &running)
+        ccurl_multi_perform(curl, pointer, &running)
         var finished: [(UnsafeMutableRawPointer, CurlResult)] = []
         var remaining: Int32 = 0
-        while let message = curl_multi_info_read(pointer, &remaining) {
+        while let message = ccurl_multi_info_read(curl, pointer, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             finished.append((handle, CurlResult(code: ccurl_message_result(message))))
         }
@@ -209,10 +243,10 @@ final class CurlMulti: @unchecked Sendable {
 
     /// Waits for activity on any transfer, at most `milliseconds`, or until ``wakeUp()``.
     func poll(milliseconds: Int32) {
-        curl_multi_poll(pointer, nil, 0, milliseconds, nil)
+        ccurl_multi_poll(curl, pointer, milliseconds)
     }
 
     func wakeUp() {
-        curl_multi_wakeup(pointer)
+        ccurl_multi_wakeup(curl, pointer)
     }
 }
