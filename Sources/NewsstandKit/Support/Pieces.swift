@@ -6,7 +6,7 @@ import Foundation
 /// entries, making its issues, writing `list --json`.
 public enum Pieces {
     /// Below this many items, one piece: handing work to other threads costs more than it saves.
-    public static let threshold = 8_192
+    public static let threshold = 1_024
 
     /// How many pieces `count` items are cut into: one when few, else two per core (at most 16),
     /// so that a core that finishes early takes another.
