@@ -103,6 +103,43 @@ final class StoreCatalogTests: XCTestCase {
         guard case .ready(.network, _) = second.status else { return XCTFail("status \(second.status)") }
     }
 
+    func testA304IsRecordedAsTheInfoFilesTimeAndAnythingElseNewIsWritten() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")], etag: "\"cat-7\"")
+        let first = harness.makeStore()
+        _ = try first.refreshAndWait().get()
+        let infoPath = first.cache.folder + "/" + first.subscription.name + ".json"
+        func inode() throws -> Int { try XCTUnwrap(FileManager.default.attributesOfItem(atPath: infoPath)[.systemFileNumber] as? Int) }
+        // The first check an hour ago, so that the next one is later to the second.
+        var info = try XCTUnwrap(first.cache.readInfo())
+        let firstCheck = info.fetchedAt.addingTimeInterval(-3_600)
+        info.fetchedAt = firstCheck
+        try first.cache.writeInfo(info)
+        XCTAssertEqual(first.cache.readInfo()?.fetchedAt, firstCheck)
+        let written = try Data(contentsOf: URL(fileURLWithPath: infoPath))
+        let writtenInode = try inode()
+
+        // Nothing but the time is new: the same file, the same bytes, a later check.
+        let second = harness.makeStore()
+        XCTAssertFalse(try second.refreshAndWait().get().changed)
+        XCTAssertEqual(try inode(), writtenInode, "a 304 made a new info file")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: infoPath)), written)
+        let secondCheck = try XCTUnwrap(second.cache.readInfo()?.fetchedAt)
+        XCTAssertGreaterThan(secondCheck, firstCheck.addingTimeInterval(3_000))
+        XCTAssertEqual(second.catalogFetchedAt.map { $0.timeIntervalSince1970.rounded(.down) }, secondCheck.timeIntervalSince1970)
+        XCTAssertEqual(harness.makeStore().cachedSummary?.fetchedAt, secondCheck, "what the shelf's first frame shows")
+
+        // The server now says how long the copy stays fresh: that is written, and kept.
+        harness.server.serve("/catalog.plist", .init(body: Fixtures.catalog([Fixtures.entry(id: "a", download: "issues/a.pdf")]),
+                                                     contentType: "application/xml", etag: "\"cat-7\"", extraHeaders: ["Cache-Control: max-age=600"]))
+        let third = harness.makeStore()
+        XCTAssertFalse(try third.refreshAndWait().get().changed)
+        XCTAssertNotEqual(try inode(), writtenInode)
+        let freshUntil = try XCTUnwrap(third.cache.readInfo()?.freshUntil)
+        XCTAssertGreaterThan(freshUntil, Date().addingTimeInterval(500))
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(third.cache.readInfo()?.fetchedAt), secondCheck)
+    }
+
     func testChangedCatalogCountsNewIssues() throws {
         let harness = try StoreHarness()
         harness.serveCatalog([Fixtures.entry(id: "a", download: "a.pdf")], etag: "\"1\"")

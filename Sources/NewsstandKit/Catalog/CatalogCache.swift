@@ -74,17 +74,20 @@ public struct CatalogCache: Sendable {
 
     /// What is known of the cached copy, without reading the copy; nil when there is no complete copy.
     func readInfo() -> Info? {
-        guard FileOps.regularFileSize(catalogPath) != nil, let infoData = FileManager.default.contents(atPath: infoPath) else { return nil }
-        return try? Self.decoder.decode(Info.self, from: infoData)
+        guard FileOps.regularFileSize(catalogPath) != nil, let infoData = FileManager.default.contents(atPath: infoPath),
+              var info = try? Self.decoder.decode(Info.self, from: infoData) else { return nil }
+        // The info file's modification time is the last check (see ``recordCheck(_:previous:)``),
+        // to the second like every date the info keeps.
+        if let modified = FileOps.modificationDate(infoPath) {
+            let checked = Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down))
+            if checked > info.fetchedAt { info.fetchedAt = checked }
+        }
+        return info
     }
 
     /// The cached bytes and their info, or nil when there is no complete copy.
     func read() -> (data: Data, info: Info)? {
-        guard FileOps.regularFileSize(catalogPath) != nil,
-              let infoData = FileManager.default.contents(atPath: infoPath),
-              let info = try? Self.decoder.decode(Info.self, from: infoData),
-              let data = FileManager.default.contents(atPath: catalogPath)
-        else { return nil }
+        guard let info = readInfo(), let data = FileManager.default.contents(atPath: catalogPath) else { return nil }
         return (data, info)
     }
 
@@ -133,11 +136,24 @@ public struct CatalogCache: Sendable {
     }
 
     /// Saves what is known of the copy. `durable: false` skips the sync to the disk, for news that
-    /// may be lost (a 304's new time): a power cut can then leave no info, and the next refresh
-    /// fetches the catalog whole, which is safe.
+    /// may be lost: a power cut can then leave no info, and the next refresh fetches the catalog
+    /// whole, which is safe.
     func writeInfo(_ info: Info, durable: Bool = true) throws(NewsstandError) {
         guard let data = try? Self.encoder.encode(info) else { return }
         try FileOps.writeAtomically(data, to: infoPath, durable: durable)
+        try? FileOps.setModificationDate(infoPath, to: info.fetchedAt)
+    }
+
+    /// Records a check that found the copy unchanged (a 304). When only the time of the check is
+    /// new, that time becomes the info file's modification time and nothing is written: a new
+    /// file renamed over the old one costs ext4 an inode and a flush of its blocks, 0.3 ms a
+    /// catalog, most of a sync of a hundred unchanged ones. Anything else new (a max-age, a pause
+    /// lifted) is written whole as before.
+    func recordCheck(_ info: Info, previous: Info) throws(NewsstandError) {
+        var unchanged = info
+        unchanged.fetchedAt = previous.fetchedAt
+        if unchanged == previous, (try? FileOps.setModificationDate(infoPath, to: info.fetchedAt)) != nil { return }
+        try writeInfo(info, durable: false)
     }
 
     /// Tells the process-wide authenticator what an earlier process learned of how `url`'s

@@ -20,6 +20,22 @@ enum FileOps {
         return Int64(info.st_size)
     }
 
+    /// When `path` was last modified; nil when it cannot be looked at.
+    static func modificationDate(_ path: String) -> Date? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// Sets `path`'s modification time (and its access time) to `date`: a change of the inode
+    /// alone, which no crash can leave half made.
+    static func setModificationDate(_ path: String, to date: Date) throws(NewsstandError) {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+        var times = [stamp, stamp]
+        if utimensat(AT_FDCWD, path, &times, 0) != 0 { throw error(errno, "touch", path) }
+    }
+
     /// Creates `path` and its parents. Links up to and including `trusted` are the user's own
     /// (a linked home, say) and are followed; below it every folder must be a real one.
     static func makeDirectory(_ path: String, trusted: String) throws(NewsstandError) {

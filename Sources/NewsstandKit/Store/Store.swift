@@ -317,7 +317,7 @@ public final class Store: Sendable {
             info.fetchedAt = now
             info.freshUntil = freshUntil
             info.retryNotBefore = nil
-            try? cache.writeInfo(info, durable: false)
+            try? cache.recordCheck(info, previous: cached!)
             contents.withLock {
                 $0.fetchedAt = info.fetchedAt
                 $0.source = .network
