@@ -306,6 +306,20 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])
     }
 
+    func testACommandEndsWithTheReadingStatesLogCheckpointed() throws {
+        serveCatalog((0..<200).map { Fixtures.entry(id: "i\($0)", download: "issues/i\($0).pdf") })
+        let database = folder.path + "/data/newsstand/reading.sqlite3"
+        XCTAssertEqual(try runner.run("refresh", "--catalog", catalogURL).status, 0)
+        // SQLite folds its write-ahead log into the database and deletes it when the last
+        // connection closes; left behind, the next process replays it before its first read.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: database))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: database + "-wal"), "the 200 first sightings were left in the log")
+        let list = try runner.run("list", "--json", "--offline", "--catalog", catalogURL)
+        XCTAssertEqual(list.status, 0, list.error)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])?["issues"].map { ($0 as? [Any])?.count }, 200)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: database + "-wal"))
+    }
+
     func testOfflineWithNoCacheFailsClearly() throws {
         server.stop()
         let result = try runner.run("list", "--catalog", catalogURL)
