@@ -87,7 +87,10 @@ public struct CatalogCache: Sendable {
 
     /// The cached bytes and their info, or nil when there is no complete copy.
     func read() -> (data: Data, info: Info)? {
-        guard let info = readInfo(), let data = FileManager.default.contents(atPath: catalogPath) else { return nil }
+        // Mapped rather than read: the pages are the page cache's own, not copied into fresh
+        // memory (a 4 MB snapshot was a thousand page faults and a copy). Copies are only ever
+        // replaced by a rename, never truncated in place, so the mapping stays whole.
+        guard let info = readInfo(), let data = try? Data(contentsOf: URL(fileURLWithPath: catalogPath), options: .alwaysMapped) else { return nil }
         return (data, info)
     }
 
