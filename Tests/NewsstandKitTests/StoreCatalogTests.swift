@@ -172,6 +172,32 @@ final class StoreCatalogTests: XCTestCase {
         XCTAssertTrue(offline.status.summary.hasPrefix("Offline"))
     }
 
+    func testALostInfoLeavesTheCopyUsableAndTheNextRefreshFetchesItWhole() throws {
+        let harness = try StoreHarness()
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")], etag: "\"cat-9\"")
+        let first = harness.makeStore()
+        _ = try first.refreshAndWait().get()
+        let infoPath = first.cache.folder + "/" + first.subscription.name + ".json"
+        // What a power cut can leave of a file written without waiting for the disk.
+        XCTAssertTrue(FileManager.default.createFile(atPath: infoPath, contents: Data()))
+
+        let reader = harness.makeStore()
+        XCTAssertTrue(reader.loadCache(), "the copy was hidden by its lost info")
+        XCTAssertEqual(reader.issue(at: 0)?.id, "a")
+        let refreshed = try harness.makeStore().refreshAndWait().get()
+        XCTAssertEqual(refreshed.totalIssues, 1)
+        let request = try XCTUnwrap(harness.server.requests(for: "/catalog.plist").last)
+        XCTAssertNil(request.headers["if-none-match"], "no validators without an info")
+        XCTAssertEqual(first.cache.readInfo()?.etag, "\"cat-9\"", "the info is written anew")
+
+        XCTAssertTrue(FileManager.default.createFile(atPath: infoPath, contents: Data("{\"url\":".utf8)))
+        harness.server.stop()
+        let offline = harness.makeStore()
+        XCTAssertThrowsError(try offline.refreshAndWait().get())
+        XCTAssertEqual(offline.numberOfIssues, 1, "offline, the copy is still shown")
+        XCTAssertTrue(offline.status.summary.hasPrefix("Offline"), offline.status.summary)
+    }
+
     func testOfflineWithNoCacheIsAClearError() throws {
         let harness = try StoreHarness()
         harness.server.stop()

@@ -72,10 +72,17 @@ public struct CatalogCache: Sendable {
         try FileOps.makeDirectory(folder, trusted: folder)
     }
 
-    /// What is known of the cached copy, without reading the copy; nil when there is no complete copy.
+    /// What is known of the cached copy, without reading the copy; nil when there is no copy.
+    ///
+    /// An info that is missing or does not decode (a power cut can leave it empty: it is written
+    /// without waiting for the disk) does not hide a good copy: the copy is then known only by
+    /// the time it was written, with no validators, so the next refresh fetches the catalog whole.
     func readInfo() -> Info? {
-        guard FileOps.regularFileSize(catalogPath) != nil, let infoData = FileManager.default.contents(atPath: infoPath),
-              var info = try? Self.decoder.decode(Info.self, from: infoData) else { return nil }
+        guard FileOps.regularFileSize(catalogPath) != nil else { return nil }
+        guard let infoData = FileManager.default.contents(atPath: infoPath),
+              var info = try? Self.decoder.decode(Info.self, from: infoData) else {
+            return FileOps.modificationDate(catalogPath).map { Info(url: "", fetchedAt: $0) }
+        }
         // The info file's modification time is the last check (see ``recordCheck(_:previous:)``),
         // to the second like every date the info keeps.
         if let modified = FileOps.modificationDate(infoPath) {
@@ -135,12 +142,14 @@ public struct CatalogCache: Sendable {
         // On the disk before the rename, or a power cut could leave an empty catalog in place of the old one.
         try FileOps.sync(downloadPath)
         if rename(downloadPath, catalogPath) != 0 { throw FileOps.error(errno, "save", catalogPath) }
-        try writeInfo(info)
+        // Not waited for: lost, it costs one whole fetch (see ``readInfo()``), where a sync of a
+        // hundred changed catalogs would wait for a hundred more flushes to the disk.
+        try writeInfo(info, durable: false)
     }
 
     /// Saves what is known of the copy. `durable: false` skips the sync to the disk, for news that
     /// may be lost: a power cut can then leave no info, and the next refresh fetches the catalog
-    /// whole, which is safe.
+    /// whole, which is safe; the copy stays usable offline meanwhile.
     func writeInfo(_ info: Info, durable: Bool = true) throws(NewsstandError) {
         guard let data = try? Self.encoder.encode(info) else { return }
         try FileOps.writeAtomically(data, to: infoPath, durable: durable)
