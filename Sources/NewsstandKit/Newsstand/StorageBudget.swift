@@ -46,7 +46,9 @@ public struct StorageBudget: Sendable {
         var removals: [Removal] = []
         var remaining: [[Candidate]] = []
         for store in newsstand.stores {
-            var candidates = Newsstand.newestFirst(store.issues).reversed().compactMap { issue -> Candidate? in
+            // Only downloaded issues can be removed: sorted alone, not with every issue of the catalog.
+            let downloaded = store.issues.filter { if case .downloaded = $0.state { return true } else { return false } }
+            var candidates = Newsstand.newestFirst(downloaded).reversed().compactMap { issue -> Candidate? in
                 guard case .downloaded(let path) = issue.state else { return nil }
                 let reading = issue.reading
                 let removable = (reading?.isRead ?? false) && !(reading?.pinned ?? false) && !active.contains(issue.address)
