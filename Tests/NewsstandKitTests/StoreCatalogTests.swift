@@ -103,12 +103,18 @@ final class StoreCatalogTests: XCTestCase {
         guard case .ready(.network, _) = second.status else { return XCTFail("status \(second.status)") }
     }
 
-    func testA304IsRecordedAsTheInfoFilesTimeAndAnythingElseNewIsWritten() throws {
+    /// A harness serving one issue's catalog with `etag`, and a store that fetched and cached it.
+    private func cachedCatalog(etag: String) throws -> (StoreHarness, Store) {
         let harness = try StoreHarness()
-        harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")], etag: "\"cat-7\"")
-        let first = harness.makeStore()
-        _ = try first.refreshAndWait().get()
-        let infoPath = first.cache.folder + "/" + first.subscription.name + ".json"
+        harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")], etag: etag)
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        return (harness, store)
+    }
+
+    func testA304IsRecordedAsTheInfoFilesTimeAndAnythingElseNewIsWritten() throws {
+        let (harness, first) = try cachedCatalog(etag: "\"cat-7\"")
+        let infoPath = first.cache.infoPath
         func inode() throws -> Int { try XCTUnwrap(FileManager.default.attributesOfItem(atPath: infoPath)[.systemFileNumber] as? Int) }
         // The first check an hour ago, so that the next one is later to the second.
         var info = try XCTUnwrap(first.cache.readInfo())
@@ -173,11 +179,8 @@ final class StoreCatalogTests: XCTestCase {
     }
 
     func testALostInfoLeavesTheCopyUsableAndTheNextRefreshFetchesItWhole() throws {
-        let harness = try StoreHarness()
-        harness.serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")], etag: "\"cat-9\"")
-        let first = harness.makeStore()
-        _ = try first.refreshAndWait().get()
-        let infoPath = first.cache.folder + "/" + first.subscription.name + ".json"
+        let (harness, first) = try cachedCatalog(etag: "\"cat-9\"")
+        let infoPath = first.cache.infoPath
         // What a power cut can leave of a file written without waiting for the disk.
         XCTAssertTrue(FileManager.default.createFile(atPath: infoPath, contents: Data()))
 
