@@ -143,6 +143,14 @@ final class NginxEndToEndTests: XCTestCase {
         XCTAssertEqual(try runner.run("refresh").status, 0)
         XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").map(\.status), [401, 200, 304], "a new process knows it too: answered (and revalidated) in one request")
         XCTAssertTrue(nginx.requests.allSatisfy { $0.authorization == "-" || $0.authorization.hasPrefix("Basic ") })
+        // Another 304 with nothing new writes nothing: the same info file, the same bytes.
+        let info = folder.path + "/cache/newsstand/catalogs/members.json"
+        let (bytes, inode) = (FileManager.default.contents(atPath: info), try FileManager.default.attributesOfItem(atPath: info)[.systemFileNumber] as? Int)
+        XCTAssertNotNil(bytes)
+        XCTAssertEqual(try runner.run("refresh").status, 0)
+        XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").map(\.status), [401, 200, 304, 304])
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: info)[.systemFileNumber] as? Int, inode)
+        XCTAssertEqual(FileManager.default.contents(atPath: info), bytes)
 
         var wrong: CommandRunner = runner
         wrong.environment["NGINX_PASSWORD"] = "not-it-at-all"
@@ -153,7 +161,7 @@ final class NginxEndToEndTests: XCTestCase {
         XCTAssertFalse(refused.error.contains("not-it-at-all"))
         // The wrong password went once, not again and again.
         XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").suffix(1).map(\.status), [401])
-        XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").count, 4)
+        XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").count, 5)
         for file in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
             let data = FileManager.default.contents(atPath: folder.path + "/" + file) ?? Data()
             XCTAssertNil(data.range(of: Data("n9inx-pass-7".utf8)), "the password is in \(file)")
