@@ -4,9 +4,10 @@ import Foundation
 ///
 /// The copy is a property list as the server sent it, or a feed's pages written as one snapshot
 /// (``CatalogSnapshot``) with the secrets of its subscription's URL masked; either is read back
-/// through the same reader and validator as any catalog (a snapshot of this version as written). The copy and what is known of it (validators, when it was fetched)
-/// are written through a temporary file and a rename, so that a crash or a full disk leaves the
-/// previous copy whole.
+/// through the same reader and validator as any catalog (a snapshot of this version as written).
+/// The copy and what is known of it (validators, when it was fetched) are written through a
+/// temporary file and a rename, so that a crash or a full disk leaves the previous copy whole; a
+/// check that finds the copy unchanged only sets the info file's time (``recordCheck(_:previous:)``).
 public struct CatalogCache: Sendable {
     /// What is known of the cached copy.
     public struct Info: Codable, Sendable, Equatable {

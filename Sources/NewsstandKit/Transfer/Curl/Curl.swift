@@ -26,6 +26,8 @@ struct CurlLibrary: @unchecked Sendable {
         }
         let code = ccurl_global_init(library, Int(CURL_GLOBAL_ALL))
         guard code == CURLE_OK else {
+            dlclose(library.pointee.handle)
+            library.deallocate()
             return .failure(NewsstandError(.libcurl, "libcurl (\(name)) failed to start (CURLcode \(code.rawValue)); nothing can be fetched."))
         }
         return .success(CurlLibrary(entryPoints: library))
