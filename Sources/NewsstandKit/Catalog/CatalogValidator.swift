@@ -145,12 +145,12 @@ public struct CatalogValidator: Sendable {
         }
         // A JPEG or PNG is its own cover (a WebP is made one, once downloaded: the shelf cannot decode it).
         if cover == nil, preferred.0.mediaType == .jpeg || preferred.0.mediaType == .png { cover = preferred.0.address }
-        let summary = entry.summary.map { String(Self.clean($0).prefix(Self.maximumSummary)) }.flatMap { $0.isEmpty ? nil : $0 }
+        let summary = entry.summary.map { Self.capped(Self.clean($0), Self.maximumSummary) }.flatMap { $0.isEmpty ? nil : $0 }
         let authors = entry.authors.map(Self.clean).filter { !$0.isEmpty }
         // A key given beside the ID (the cache's snapshot) is used only if it is one LocalKey accepts.
         let key = entry.localKey.flatMap { LocalKey.isValid($0) ? $0 : nil }
         let fields = CatalogEntry.Fields(
-            id: id, localKey: key, title: String(title.prefix(Self.maximumTitle)), releaseDate: entry.releaseDate, coverAddress: cover,
+            id: id, localKey: key, title: Self.capped(title, Self.maximumTitle), releaseDate: entry.releaseDate, coverAddress: cover,
             acquisition: preferred.0, alternatives: usable.dropFirst().map(\.0),
             isFree: entry.isFree ?? (preferred.1.access != .paid && !preferred.1.throughWebPage), summary: summary,
             price: preferred.1.price.map(Self.clean), authors: authors.isEmpty ? nil : authors.joined(separator: ", "))
@@ -184,6 +184,12 @@ public struct CatalogValidator: Sendable {
         guard candidate.utf8.count <= limits.maximumInlineCover / 3 * 4 + 200,
               let image = InlineCover.decode(candidate), image.count <= limits.maximumInlineCover else { return nil }
         return candidate
+    }
+
+    /// At most `limit` characters of `text`. A text of no more bytes than that is whole without
+    /// counting: counting characters finds grapheme boundaries, and was a sixth of checking a feed.
+    static func capped(_ text: String, _ limit: Int) -> String {
+        text.utf8.count <= limit ? text : String(text.prefix(limit))
     }
 
     /// Text with runs of white space (line breaks and tabs included) made one space, and trimmed.

@@ -42,27 +42,32 @@ struct URLResolver: Sendable {
     /// byte) are never parsed: a catalog's URLs are checked on every load, but parsed only when
     /// an issue or its cover is fetched.
     func resolve(_ string: String, allowFiles: Bool) -> String? {
-        var utf8 = string.utf8
-        guard !utf8.isEmpty, utf8.count <= 8192 else { return nil }
-        var schemeEnd: String.Index?
+        var contiguous = string
+        return contiguous.withUTF8 { resolve(string, bytes: $0, allowFiles: allowFiles) }
+    }
+
+    /// `string` resolved, read through its UTF-8 `bytes` (walking a `String`'s indices was a
+    /// fifth of checking a feed).
+    private func resolve(_ string: String, bytes: UnsafeBufferPointer<UInt8>, allowFiles: Bool) -> String? {
+        guard !bytes.isEmpty, bytes.count <= 8192 else { return nil }
+        var schemeEnd: Int?
         var schemeOK = true
         var slow = false
         var plain = true
-        var position = utf8.startIndex
         var previous: UInt8 = 0
         var sawDelimiter = false
         var pendingHexDigits = 0
-        while position != utf8.endIndex {
-            let byte = utf8[position]
+        for position in 0..<bytes.count {
+            let byte = bytes[position]
             if byte < 0x20 || byte == 0x7F { return nil }
             if !sawDelimiter {
                 if byte == UInt8(ascii: ":") {
                     // A first segment with `:` that is not a scheme: RFC 3986 has no such reference.
-                    if position != utf8.startIndex && schemeOK { schemeEnd = position } else { slow = true }
+                    if position != 0 && schemeOK { schemeEnd = position } else { slow = true }
                     sawDelimiter = true
                 } else if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
                     sawDelimiter = true
-                } else if position == utf8.startIndex {
+                } else if position == 0 {
                     schemeOK = Self.isLetter(byte)
                 } else if !(Self.isLetter(byte) || Self.isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
                     schemeOK = false
@@ -81,27 +86,25 @@ struct URLResolver: Sendable {
                 slow = true
             }
             previous = byte
-            position = utf8.index(after: position)
         }
         if previous == UInt8(ascii: ".") { slow = true }
         if pendingHexDigits > 0 { plain = false }
 
         if let schemeEnd {
-            let rest = string.utf8[string.utf8.index(after: schemeEnd)...]
-            let scheme = String(string[..<schemeEnd])
-            if plain, scheme == "http" || scheme == "https", Self.isPlainOrigin(rest) { return string }
-            let lowercased = scheme.lowercased()
+            let rest = UnsafeBufferPointer(rebasing: bytes[(schemeEnd + 1)...])
+            let scheme = UnsafeBufferPointer(rebasing: bytes[..<schemeEnd])
+            if plain, scheme.elementsEqual("http".utf8) || scheme.elementsEqual("https".utf8), Self.isPlainOrigin(rest) { return string }
+            let lowercased = String(decoding: scheme, as: UTF8.self).lowercased()
             return Self.checked(URL(string: string), scheme: lowercased, allowFiles: allowFiles, hasHost: Self.hasHost(rest))
         }
-        let first = utf8.first!
-        utf8 = string.utf8
+        let first = bytes[0]
         if !slow, let origin, let directory, first != UInt8(ascii: "?"), first != UInt8(ascii: "#") {
             let joined: String
             var hasHost = baseHasHost
             if first == UInt8(ascii: "/") {
-                if utf8.count > 1 && utf8[utf8.index(after: utf8.startIndex)] == UInt8(ascii: "/") {
+                if bytes.count > 1 && bytes[1] == UInt8(ascii: "/") {
                     joined = baseScheme + ":" + string
-                    hasHost = Self.hasHost(utf8[...])
+                    hasHost = Self.hasHost(bytes)
                     plain = false
                 } else {
                     joined = origin + string
@@ -121,37 +124,37 @@ struct URLResolver: Sendable {
 
     /// Whether what follows `http:` is `//host` or `//host:port` of plain letters, digits, dots
     /// and hyphens, and then nothing or a path.
-    private static func isPlainOrigin(_ rest: Substring.UTF8View) -> Bool {
+    private static func isPlainOrigin(_ rest: UnsafeBufferPointer<UInt8>) -> Bool {
         guard var position = afterTwoSlashes(rest) else { return false }
         var hostLength = 0
-        while position != rest.endIndex, isLetter(rest[position]) || isDigit(rest[position])
+        while position < rest.count, isLetter(rest[position]) || isDigit(rest[position])
                 || rest[position] == UInt8(ascii: ".") || rest[position] == UInt8(ascii: "-") {
             hostLength += 1
-            position = rest.index(after: position)
+            position += 1
         }
         guard hostLength > 0 else { return false }
-        if position != rest.endIndex, rest[position] == UInt8(ascii: ":") {
-            position = rest.index(after: position)
+        if position < rest.count, rest[position] == UInt8(ascii: ":") {
+            position += 1
             var digits = 0
-            while position != rest.endIndex, isDigit(rest[position]) {
+            while position < rest.count, isDigit(rest[position]) {
                 digits += 1
-                position = rest.index(after: position)
+                position += 1
             }
             guard digits > 0, digits <= 5 else { return false }
         }
-        return position == rest.endIndex || rest[position] == UInt8(ascii: "/")
+        return position == rest.count || rest[position] == UInt8(ascii: "/")
     }
 
     /// Whether what follows `scheme:` is `//authority` with a non-empty host (`url.host`, done by hand
     /// because it costs as much as a fifth of the parse).
-    private static func hasHost(_ rest: Substring.UTF8View) -> Bool {
+    private static func hasHost(_ rest: UnsafeBufferPointer<UInt8>) -> Bool {
         guard var position = afterTwoSlashes(rest) else { return false }
         var hostLength = 0
         var inPort = false
         var inBrackets = false
-        while position != rest.endIndex {
+        while position < rest.count {
             let byte = rest[position]
-            position = rest.index(after: position)
+            position += 1
             if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
             if byte == UInt8(ascii: "@") {
                 // What came before was user information.
@@ -184,13 +187,9 @@ struct URLResolver: Sendable {
     }
 
     /// Where the authority starts, when `rest` starts with `//`.
-    private static func afterTwoSlashes(_ rest: Substring.UTF8View) -> Substring.UTF8View.Index? {
-        var position = rest.startIndex
-        for _ in 0..<2 {
-            guard position != rest.endIndex, rest[position] == UInt8(ascii: "/") else { return nil }
-            position = rest.index(after: position)
-        }
-        return position
+    private static func afterTwoSlashes(_ rest: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard rest.count >= 2, rest[0] == UInt8(ascii: "/"), rest[1] == UInt8(ascii: "/") else { return nil }
+        return 2
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

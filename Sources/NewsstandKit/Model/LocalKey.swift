@@ -76,7 +76,12 @@ public enum LocalKey {
     /// ``maximumLength`` bytes. Anything else (slashes, `..`, control characters, spaces,
     /// non-ASCII letters that file systems normalise differently) is refused.
     public static func isValid(_ key: String) -> Bool {
-        let bytes = key.utf8
+        // Through the bytes' buffer: a catalog's keys are checked every time it is read.
+        var key = key
+        return key.withUTF8(isValid)
+    }
+
+    private static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= maximumLength else { return false }
         guard first != UInt8(ascii: ".") && first != UInt8(ascii: "-") else { return false }
         return bytes.allSatisfy { byte in

@@ -166,6 +166,13 @@ public final class ReadingState: Sendable {
         for (position, key) in keys.enumerated() {
             if position > 0 { json.append(UInt8(ascii: ",")) }
             json.append(UInt8(ascii: "\""))
+            // A local key never needs escaping: copied whole (byte by byte was a third of recording 10,000 first sightings).
+            if LocalKey.isValid(key) {
+                var key = key
+                key.withUTF8 { json.append(contentsOf: $0) }
+                json.append(UInt8(ascii: "\""))
+                continue
+            }
             for byte in key.utf8 {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -185,10 +192,12 @@ public final class ReadingState: Sendable {
     /// An order-free digest of a key set: the XOR of each key's 64-bit FNV-1a hash.
     static func digest(_ keys: [String]) -> Int64 {
         var digest: UInt64 = 0
-        for key in keys {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            digest ^= hash
+        for var key in keys {
+            digest ^= key.withUTF8 { bytes in
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+                return hash
+            }
         }
         return Int64(bitPattern: digest)
     }
