@@ -71,16 +71,45 @@ public final class CatalogFetcher: Sendable {
 
     /// The document at `url`, fetched and waited for (not on a UI thread).
     public func document(at url: URL) throws(NewsstandError) -> Document {
-        if url.isFileURL {
+        try wait(for: start(url, address: url.absoluteString))
+    }
+
+    /// Starts fetching the document at `url` (`address` as the feed wrote it) and returns at
+    /// once: a feed's next page is fetched while this one is read.
+    func start(_ url: URL, address: String) -> PendingDocument {
+        guard !url.isFileURL else { return PendingDocument(address: address, url: url, path: nil) }
+        let pending = PendingDocument(address: address, url: url, path: scratch + "/fetch-\(getpid())-\(UUID().uuidString).page")
+        do {
+            try FileOps.makeDirectory(scratch, trusted: scratch)
+            let request = try catalogRequest(url, destination: pending.path!)
+            pending.transfer = engine.start(request, handlers: TransferHandlers { pending.end(.success($0)) })
+        } catch {
+            pending.end(.failure(error))
+        }
+        return pending
+    }
+
+    /// Gives up a document whose fetch was started: the transfer is stopped and waited for, so
+    /// that nothing writes its file after it is removed.
+    func cancel(_ pending: PendingDocument) {
+        guard let path = pending.path else { return }
+        if let transfer = pending.transfer { engine.cancel(transfer) }
+        _ = pending.outcome()
+        unlink(path)
+    }
+
+    /// The document whose fetch was started, once it has arrived.
+    func wait(for pending: PendingDocument) throws(NewsstandError) -> Document {
+        let url = pending.url
+        guard let path = pending.path else {
             guard subscription.url.isFileURL, let data = FileManager.default.contents(atPath: url.path) else {
                 throw NewsstandError(.catalogUnavailable, "\(TextSanitizer.inert(url.path)) cannot be read.")
             }
             return Document(data: data, url: url, contentType: nil)
         }
-        try FileOps.makeDirectory(scratch, trusted: scratch)
-        let path = scratch + "/fetch-\(getpid())-\(UUID().uuidString).page"
         defer { unlink(path) }
-        let result = engine.runAndWait(try catalogRequest(url, destination: path))
+        guard let outcome = pending.outcome() else { throw NewsstandError(.cancelled, "Cancelled.") }
+        let result = try outcome.get()
         let secrets = secrets + URLSecrets.secrets(in: url)
         if let failure = result.failure {
             throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets), retryable: failure.isRetryable)

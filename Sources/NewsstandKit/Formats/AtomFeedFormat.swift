@@ -27,6 +27,10 @@ public struct AtomFeedFormat: CatalogFormat {
         return Recognition(typed: typed, shaped: shaped, sniff: sniff)
     }
 
+    public func nextPageHint(_ data: Data, url: URL) -> String? {
+        NextPageHint.xml(data, url: url)
+    }
+
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         let tree = try XMLFeed.parse(data, limits: limits)
         guard tree.isElement(tree.root, "feed", in: Self.atom) else {

@@ -16,6 +16,15 @@ public protocol CatalogFormat: Sendable {
 
     /// Reads a document fetched from `url` (after redirects: relative links resolve against it).
     func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage
+
+    /// A guess at the next page's address from a look at the document's head, so that it can be
+    /// fetched while this page is read; nil when the format cannot tell cheaply. What ``read(_:url:limits:)``
+    /// finds is what counts.
+    func nextPageHint(_ data: Data, url: URL) -> String?
+}
+
+extension CatalogFormat {
+    public func nextPageHint(_ data: Data, url: URL) -> String? { nil }
 }
 
 /// How sure a format is that a document is its own.

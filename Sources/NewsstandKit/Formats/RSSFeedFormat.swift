@@ -19,6 +19,10 @@ public struct RSSFeedFormat: CatalogFormat {
         return Recognition(typed: typed, shaped: shaped, sniff: sniff)
     }
 
+    public func nextPageHint(_ data: Data, url: URL) -> String? {
+        NextPageHint.xml(data, url: url)
+    }
+
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         let tree = try XMLFeed.parse(data, limits: limits)
         guard tree.elements[tree.root].name == "rss" && namespace(of: tree.root, in: tree) == nil, let channel = tree.children(of: tree.root).first(where: { namespace(of: $0, in: tree) == nil && tree.elements[$0].name == "channel" }) else {

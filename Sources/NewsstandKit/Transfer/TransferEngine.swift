@@ -39,19 +39,6 @@ public final class TransferEngine: Sendable {
         }
     }
 
-    /// Runs a transfer and waits for its end: for a feed's next page or a browsed feed, on a
-    /// background thread, never a UI thread.
-    public func runAndWait(_ request: TransferRequest) -> TransferResult {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<TransferResult?>(nil)
-        start(request, handlers: TransferHandlers { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        })
-        done.wait()
-        return outcome.withLock { $0! }
-    }
-
     /// Starts a transfer; its handlers run on the thread of the engine that runs it.
     @discardableResult
     public func start(_ request: TransferRequest, handlers: TransferHandlers) -> TransferID {

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A catalog document whose fetch has started: ``CatalogFetcher/wait(for:)`` takes its answer,
+/// ``CatalogFetcher/cancel(_:)`` gives it up. One of the two is called once, and removes the
+/// file the body went to.
+final class PendingDocument: Sendable {
+    /// The address asked for, as the feed wrote it (resolved).
+    let address: String
+    let url: URL
+    /// Where the body goes; nil for a file on this machine, read when waited for.
+    let path: String?
+    private let state = Locked<State>(.running(nil))
+    private let ended = DispatchSemaphore(value: 0)
+
+    private enum State {
+        case running(TransferID?)
+        case ended(Result<TransferResult, NewsstandError>)
+        case taken
+    }
+
+    init(address: String, url: URL, path: String?) {
+        self.address = address
+        self.url = url
+        self.path = path
+    }
+
+    /// The transfer that fetches it, to cancel it.
+    var transfer: TransferID? {
+        get {
+            state.withLock { state in
+                if case .running(let id) = state { return id }
+                return nil
+            }
+        }
+        set {
+            state.withLock { state in
+                if case .running = state { state = .running(newValue) }
+            }
+        }
+    }
+
+    func end(_ result: Result<TransferResult, NewsstandError>) {
+        let first = state.withLock { state -> Bool in
+            guard case .running = state else { return false }
+            state = .ended(result)
+            return true
+        }
+        if first { ended.signal() }
+    }
+
+    /// How the transfer ended, once it has; nil when it was taken before.
+    func outcome() -> Result<TransferResult, NewsstandError>? {
+        ended.wait()
+        return state.withLock { state in
+            defer { state = .taken }
+            if case .ended(let result) = state { return result }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+@testable import NewsstandKit
+import TestSupport
+import XCTest
+
+/// A feed's pages through the pipeline: the next page is fetched while a page is read when the
+/// page's head names it, and the page as read decides which page comes next.
+final class CatalogPipelineTests: XCTestCase {
+    private func feed(head next: String? = nil, entries: [String], tail: String? = nil) -> Data {
+        func link(_ href: String?) -> String { href.map { "<link rel=\"next\" href=\"\($0)\"/>" } ?? "" }
+        let items = entries.map { id in
+            "<entry><id>\(id)</id><title>Issue \(id)</title><link rel=\"http://opds-spec.org/acquisition\" type=\"application/pdf\" href=\"/\(id).pdf\"/></entry>"
+        }.joined()
+        return Data("<feed xmlns=\"http://www.w3.org/2005/Atom\"><id>f</id><title>Harbour</title>\(link(next))\(items)\(link(tail))</feed>".utf8)
+    }
+
+    private func fetcher(_ harness: StoreHarness, stallTimeout: Int = 30) -> CatalogFetcher {
+        CatalogFetcher(subscription: Subscription(name: "harbour", url: harness.server.url("/p1.atom")), directories: harness.directories,
+                       engine: .withoutHostLimits, stallTimeout: stallTimeout)
+    }
+
+    private func leftovers(_ harness: StoreHarness) -> [String] {
+        (FileManager.default.enumerator(atPath: harness.directories.cache)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".page") }
+    }
+
+    func testAFetchStartsWithoutWaitingAndACancelStopsItAndRemovesItsFile() throws {
+        let harness = try StoreHarness()
+        harness.server.serve("/held.atom", .init(body: feed(entries: ["held"]), contentType: "application/atom+xml"))
+        harness.server.inject(.stallAfter(0), into: "/held.atom")
+        harness.server.serve("/p2.atom", .init(body: feed(entries: ["two"]), contentType: "application/atom+xml"))
+        let fetcher = fetcher(harness, stallTimeout: 300)
+        // The server holds its answer: start returns all the same, and the request is on its way.
+        let held = fetcher.start(harness.server.url("/held.atom"), address: harness.server.url("/held.atom").absoluteString)
+        XCTAssertTrue(harness.server.wait { $0.requests(for: "/held.atom").count == 1 })
+        fetcher.cancel(held)
+        XCTAssertEqual(leftovers(harness), [])
+        // Another fetch, waited for, brings its document and leaves no file either.
+        let document = try fetcher.wait(for: fetcher.start(harness.server.url("/p2.atom"), address: harness.server.url("/p2.atom").absoluteString))
+        XCTAssertEqual(document.data, feed(entries: ["two"]))
+        XCTAssertEqual(leftovers(harness), [])
+    }
+
+    func testTheHeadsNextPageIsFetchedOnceAndAGuessThePageOverrulesIsDroppedUnread() throws {
+        let harness = try StoreHarness()
+        for (path, id) in [("/p2.atom", "two"), ("/early.atom", "early"), ("/late.atom", "late")] {
+            harness.server.serve(path, .init(body: feed(entries: [id]), contentType: "application/atom+xml"))
+        }
+        let fetcher = fetcher(harness)
+        let pipeline = CatalogPipeline(fetcher: fetcher, maximumPages: 10, maximumEntries: 1_000)
+        let first = harness.server.url("/p1.atom")
+
+        let confirmed = try pipeline.catalog(from: .init(data: feed(head: "/p2.atom", entries: ["one"]), url: first, contentType: nil))
+        XCTAssertEqual(confirmed.entries.map(\.id), ["one", "two"])
+        XCTAssertEqual(harness.server.requests(for: "/p2.atom").count, 1, "the page fetched early is the page read")
+
+        // The head names one page, a later link another: the later one is the page's last word.
+        let overruled = try pipeline.catalog(from: .init(data: feed(head: "/early.atom", entries: ["one"], tail: "/late.atom"), url: first, contentType: nil))
+        XCTAssertEqual(overruled.entries.map(\.id), ["one", "late"])
+        XCTAssertEqual(harness.server.requests(for: "/late.atom").count, 1)
+        XCTAssertLessThanOrEqual(harness.server.requests(for: "/early.atom").count, 1)
+        XCTAssertEqual(leftovers(harness), [])
+
+        // A page whose head names a page already read is not fetched again, early or late.
+        let loop = try pipeline.catalog(from: .init(data: feed(head: "/p1.atom", entries: ["one"]), url: first, contentType: nil))
+        XCTAssertEqual(loop.entries.map(\.id), ["one"])
+        XCTAssertEqual(loop.remarks, [.pagesLoop(page: 1)])
+        XCTAssertEqual(harness.server.requests(for: "/p1.atom").count, 0)
+    }
+
+    func testAPageThatCannotBeReadLeavesNoFetchedPageBehind() throws {
+        let harness = try StoreHarness()
+        harness.server.serve("/p2.atom", .init(body: feed(entries: ["two"]), contentType: "application/atom+xml"))
+        let pipeline = CatalogPipeline(fetcher: fetcher(harness), maximumPages: 10, maximumEntries: 1_000)
+        // Its head names page 2, fetched at once; then the page turns out broken.
+        var broken = feed(head: "/p2.atom", entries: ["one"])
+        broken.removeLast(8)
+        XCTAssertThrowsError(try pipeline.catalog(from: .init(data: broken, url: harness.server.url("/p1.atom"), contentType: nil)))
+        XCTAssertEqual(leftovers(harness), [])
+    }
+}
