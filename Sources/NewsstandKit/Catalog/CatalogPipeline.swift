@@ -63,7 +63,9 @@ struct CatalogPipeline: Sendable {
                 break
             }
         }
-        return CatalogValidator(limits: reader.limits, allowFiles: fetcher.subscription.url.isFileURL).catalog(from: pages, remarks: remarks)
+        let catalog = CatalogValidator(limits: reader.limits, allowFiles: fetcher.subscription.url.isFileURL).catalog(from: pages, remarks: remarks)
+        ReleaseElsewhere.release(pages)
+        return catalog
     }
 
     /// The fetch of the page a head names, started when the loop above would fetch it: not a

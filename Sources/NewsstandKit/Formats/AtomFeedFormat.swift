@@ -33,6 +33,7 @@ public struct AtomFeedFormat: CatalogFormat {
 
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
         let tree = try XMLFeed.parse(data, limits: limits)
+        defer { ReleaseElsewhere.release(tree) }
         guard tree.isElement(tree.root, "feed", in: Self.atom) else {
             throw NewsstandError.invalidCatalog("is XML but not an Atom feed (its root is <\(TextSanitizer.inert(tree.elements[0].name))>).")
         }
@@ -56,7 +57,7 @@ public struct AtomFeedFormat: CatalogFormat {
             }
         }
         // Entries are read on every core, each piece into a page of its own, joined in order.
-        let pieces = Pieces.map(entries.count) { [self, bases, entries] range, _ -> (page: FeedPage, usedOPDS: Bool) in
+        var pieces = Pieces.map(entries.count) { [self, bases, entries] range, _ -> (page: FeedPage, usedOPDS: Bool) in
             var piece = FeedPage(format: .atom, url: url)
             piece.entries.reserveCapacity(range.count)
             var bases = bases
@@ -66,9 +67,11 @@ public struct AtomFeedFormat: CatalogFormat {
             }
             return (piece, usedOPDS)
         }
-        page.entries.reserveCapacity(entries.count)
+        page.entries = FeedEntry.moved(from: pieces.indices.map { index in
+            defer { pieces[index].page.entries = [] }
+            return pieces[index].page.entries
+        })
         for piece in pieces {
-            page.entries += piece.page.entries
             page.navigation += piece.page.navigation
             page.itemsWithoutDownload += piece.page.itemsWithoutDownload
             if piece.usedOPDS { isOPDS = true }

@@ -69,3 +69,25 @@ public struct FeedAcquisition: Sendable {
         self.sizeIsAdvisory = sizeIsAdvisory
     }
 }
+
+extension FeedEntry {
+    /// The entries of `pieces` in one array, moved rather than copied: a copy retains every
+    /// string of every entry and the pieces then release them all, a serial 5 ms for a feed of
+    /// 10,000 entries read on every core.
+    static func moved(from pieces: consuming [[FeedEntry]]) -> [FeedEntry] {
+        guard pieces.count > 1 else { return pieces.first ?? [] }
+        let total = pieces.reduce(0) { $0 + $1.count }
+        return [FeedEntry](unsafeUninitializedCapacity: total) { target, initialized in
+            initialized = 0
+            for index in pieces.indices {
+                pieces[index].withUnsafeMutableBufferPointer { source in
+                    guard let start = source.baseAddress, let destination = target.baseAddress else { return }
+                    (destination + initialized).moveInitialize(from: start, count: source.count)
+                    initialized += source.count
+                    // What is left in the piece was moved out: entries that own nothing take its place.
+                    start.initialize(repeating: FeedEntry(index: 0), count: source.count)
+                }
+            }
+        }
+    }
+}

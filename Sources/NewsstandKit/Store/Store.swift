@@ -165,9 +165,8 @@ public final class Store: Sendable {
             }
             return (contents.issues, contents.positions)
         }
-        // Freed on another core, outside the lock: 5,000 issues take 3 ms to free, which a
-        // command about to end (a `list`) need not wait for.
-        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(dropped) {} }
+        // Freed outside the lock, on another core: 5,000 issues take 3 ms to free.
+        ReleaseElsewhere.release(dropped)
     }
 
     // MARK: Loading
