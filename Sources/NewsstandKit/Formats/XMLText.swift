@@ -14,7 +14,7 @@ enum XMLText {
         }
     }
 
-    static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+    static func trimmed<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8, Bytes.Index == Int {
         var start = bytes.startIndex, end = bytes.endIndex
         while start < end, isSpace(bytes[start]) { start += 1 }
         while end > start, isSpace(bytes[end - 1]) { end -= 1 }
@@ -54,7 +54,7 @@ enum XMLText {
     ]
 
     /// Whether the tag after a `<` (`b`, `/strong`, `span class="x"`) is an inline element's.
-    private static func isInlineTag(_ bytes: ArraySlice<UInt8>) -> Bool {
+    private static func isInlineTag<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8, Bytes.Index == Int {
         var index = bytes.startIndex
         if index < bytes.endIndex, bytes[index] == UInt8(ascii: "/") { index += 1 }
         var name: [UInt8] = []
@@ -69,7 +69,8 @@ enum XMLText {
 
     /// Content with its tags dropped (tags separate words), comments and processing instructions
     /// skipped, CDATA kept as it is, and references decoded.
-    static func decode(_ bytes: ArraySlice<UInt8>, attribute: Bool = false) -> String {
+    static func decode<Bytes: RandomAccessCollection>(_ bytes: Bytes, attribute: Bool = false) -> String
+    where Bytes.Element == UInt8, Bytes.Index == Int {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -130,7 +131,7 @@ enum XMLText {
 
     /// `#38`, `#x26`, the five XML names, and HTML's names, which feeds use without declaring
     /// them: each stands for one character (one or two code points), never more.
-    static func reference(_ name: ArraySlice<UInt8>) -> String? {
+    static func reference<Bytes: RandomAccessCollection>(_ name: Bytes) -> String? where Bytes.Element == UInt8, Bytes.Index == Int {
         guard let first = name.first else { return nil }
         if first == UInt8(ascii: "#") {
             let digits = name.dropFirst()
