@@ -33,7 +33,7 @@ struct XMLTree: Sendable, Equatable {
 
     /// A list kept as two arrays, one after the other. A document read in halves keeps what the
     /// second half read where it was read, its indices already made the document's: copying it
-    /// after the first half's cost a third of the time the second half saved.
+    /// after the first half's took most of what the second half had saved.
     struct Segments<Item: Sendable & Equatable>: RandomAccessCollection, Sendable, Equatable {
         let first: [Item]
         let second: [Item]

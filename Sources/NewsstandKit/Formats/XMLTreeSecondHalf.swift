@@ -18,7 +18,6 @@ final class XMLTreeSecondHalf: @unchecked Sendable {
         case waiting, running, finished, dropped
     }
 
-    let start: Int
     /// The elements open where the half begins, by their index in the first half.
     let context: [Int]
     private let state = Mutex(State.waiting)
@@ -33,7 +32,6 @@ final class XMLTreeSecondHalf: @unchecked Sendable {
     /// Starts reading the half from `start` on another thread, in `first`'s present context;
     /// `atOnce`, reads it on this thread before returning (so that tests see every guess read).
     init(continuing first: XMLTree.Builder, from start: Int, atOnce: Bool = false) {
-        self.start = start
         context = first.open.map(\.element)
         builder = XMLTree.Builder(continuing: first, from: start)
         if atOnce {
@@ -50,15 +48,20 @@ final class XMLTreeSecondHalf: @unchecked Sendable {
             return true
         }
         guard started else { return }
+        defer {
+            state.withLock { $0 = .finished }
+            done.signal()
+        }
+        guard var half = builder.take() else { return }
+        // Read in a local: a class's property, stepped through, is checked for exclusive access at every token.
         do {
-            while !droppedFlag.load(ordering: .relaxed), try builder?.step() != nil {}
-            completed = builder?.stop != nil && !droppedFlag.load(ordering: .relaxed)
+            while !droppedFlag.load(ordering: .relaxed), try half.step() != nil {}
+            completed = half.stop != nil && !droppedFlag.load(ordering: .relaxed)
         } catch {
             // The first half will read this part itself and fail as a single pass does.
             completed = false
         }
-        state.withLock { $0 = .finished }
-        done.signal()
+        builder = half
     }
 
     /// The half as read, once it is done, handed over (a second call gets nil); nil if it
