@@ -14,13 +14,11 @@ final class XMLTreeSecondHalf: @unchecked Sendable {
     /// Below this size a document is read in one pass: a second thread would cost more than it saves.
     static let minimumSize = 256 << 10
 
-    private enum State {
-        case waiting, running, finished, dropped
-    }
-
     /// The elements open where the half begins, by their index in the first half.
     let context: [Int]
-    private let state = Mutex(State.waiting)
+    /// Set by whichever comes first: the worker beginning, or the first half giving up on a
+    /// half not yet begun (which then never begins, and is not waited for).
+    private let claimed = Atomic(false)
     private let droppedFlag = Atomic(false)
     private let done = DispatchSemaphore(value: 0)
     // Written by the worker while running, read by the first half only after `done`.
@@ -42,16 +40,8 @@ final class XMLTreeSecondHalf: @unchecked Sendable {
     }
 
     private func run() {
-        let started = state.withLock { state in
-            guard case .waiting = state else { return false }
-            state = .running
-            return true
-        }
-        guard started else { return }
-        defer {
-            state.withLock { $0 = .finished }
-            done.signal()
-        }
+        guard claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        defer { done.signal() }
         guard var half = builder.take() else { return }
         // Read in a local: a class's property, stepped through, is checked for exclusive access at every token.
         do {
@@ -69,13 +59,7 @@ final class XMLTreeSecondHalf: @unchecked Sendable {
     func join() -> XMLTree.Builder? {
         if !joined {
             joined = true
-            let began = state.withLock { state in
-                if case .waiting = state {
-                    state = .dropped
-                    return false
-                }
-                return true
-            }
+            let began = !claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
             if began { done.wait() }
         }
         return completed ? builder.take() : nil

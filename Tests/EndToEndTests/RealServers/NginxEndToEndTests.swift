@@ -130,6 +130,34 @@ final class NginxEndToEndTests: XCTestCase {
         XCTAssertNotEqual(nginx.requests(for: "/feeds/page1.atom").first?.gzipRatio, "-", "the feed came compressed (and chunked)")
     }
 
+    func testALargeFeedReadInTwoHalvesListsEveryEntryWithItsTitle() throws {
+        // Over XMLTreeSecondHalf.minimumSize: its second half is read on the other core. A
+        // namespace declared on an entry past the middle, and an entity there, must read as in
+        // one pass.
+        var text = "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><id>big</id><title>Big Harbour</title>\n"
+        for n in 0..<3_000 {
+            let late = n == 2_500 ? " xmlns:dc=\"http://purl.org/dc/terms/\"" : ""
+            let issued = n == 2_500 ? "<dc:issued>2031-05-06</dc:issued>" : ""
+            text += "<entry\(late)><id>e\(n)</id><title>Issue \(n) &amp; tide</title><updated>2026-01-01T00:00:00Z</updated>\(issued)"
+            text += "<link rel=\"http://opds-spec.org/acquisition\" type=\"application/pdf\" href=\"/issues/a.pdf\"/></entry>\n"
+        }
+        let feed = Data((text + "</feed>").utf8)
+        XCTAssertGreaterThan(feed.count, 256 << 10)
+        try nginx.put("feeds/big.atom", feed)
+        let listed = try runner.run("list", "--json", "--catalog", nginx.url("/feeds/big.atom").absoluteString)
+        XCTAssertEqual(listed.status, 0, listed.error)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])
+        let issues = object["issues"] as? [[String: Any]] ?? []
+        XCTAssertEqual(issues.compactMap { $0["id"] as? String }, (0..<3_000).map { "e\($0)" }, "every entry, in the feed's order")
+        let byID = Dictionary(issues.map { ($0["id"] as? String ?? "?", $0) }, uniquingKeysWith: { first, _ in first })
+        XCTAssertEqual(byID["e2999"]?["title"] as? String, "Issue 2999 & tide")
+        XCTAssertEqual(byID["e0"]?["title"] as? String, "Issue 0 & tide")
+        // The publication's own date, in Dublin Core declared on that entry alone, beats <updated>.
+        XCTAssertEqual(byID["e2500"]?["releaseDate"] as? String, "2031-05-06T00:00:00Z")
+        XCTAssertEqual(byID["e2499"]?["releaseDate"] as? String, "2026-01-01T00:00:00Z")
+        XCTAssertEqual(nginx.requests(for: "/feeds/big.atom").map(\.status), [200])
+    }
+
     func testAuthBasicIsAskedForThenAnsweredAndRememberedAndAWrongPasswordNamesLogin() throws {
         try nginx.put("private/catalog.plist", Fixtures.catalog([Fixtures.entry(id: "p", download: "/private/p.pdf")]))
         try nginx.put("private/p.pdf", issue)
