@@ -22,4 +22,18 @@ final class NewestFirstTests: XCTestCase {
         let many = (0..<1_000).map { issue("i\($0)", Double(1_000 - $0)) }
         XCTAssertEqual(Newsstand.newestFirst(many.reversed()).map(\.id), many.map(\.id))
     }
+
+    func testTheFirstFewAreThePrefixOfTheWholeOrder() {
+        // Dates repeat and some are missing, so ties and undated issues meet the limit.
+        let issues = (0..<300).map { (n: Int) -> Issue in
+            let day: Double? = n % 7 == 0 ? nil : Double((n * 37) % 50)
+            return issue("i\(n)", day)
+        }
+        let whole = Newsstand.newestFirst(issues).map(\.id)
+        for limit in [0, 1, 2, 3, 10, 64, 65, 299, 300, 1_000] {
+            XCTAssertEqual(Newsstand.newestFirst(issues, first: limit).map(\.id), Array(whole.prefix(limit)), "first \(limit)")
+        }
+        let undated = [issue("u1", nil), issue("u2", nil), issue("u3", nil)]
+        XCTAssertEqual(Newsstand.newestFirst(undated, first: 2).map(\.id), ["u1", "u2"])
+    }
 }

@@ -310,6 +310,14 @@ final class NewsstandTests: XCTestCase {
         let open = FileHandle(forReadingAtPath: try XCTUnwrap(i3.installedPath))
         defer { try? open?.close() }
 
+        // Without a budget nothing goes, however much is read.
+        var unbudgeted = publication.subscription
+        unbudgeted.keepIssues = nil
+        let lenient = harness.makeNewsstand([unbudgeted])
+        _ = lenient.refreshAllAndWait()
+        XCTAssertEqual(StorageBudget.apply(to: lenient), [])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: i1.library.filePath(for: i1.localKey, as: .pdf)))
+
         let removed = StorageBudget.apply(to: newsstand)
         XCTAssertEqual(removed.map(\.key), ["i1", "i4"], "read, unpinned and closed only, oldest first")
         XCTAssertTrue(removed.allSatisfy { $0.bytes > 0 })

@@ -52,6 +52,8 @@ public final class Issue: Sendable {
 
     /// What the catalog says of this issue.
     public var entry: CatalogEntry { guarded.withLock { $0.entry } }
+    /// The entry's release date alone, without copying the entry out of the lock.
+    var releaseDate: Date? { guarded.withLock { $0.entry.releaseDate } }
     public var title: String { entry.title }
     public var state: DownloadState { guarded.withLock { $0.state } }
 

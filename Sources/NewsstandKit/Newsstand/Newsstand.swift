@@ -294,7 +294,7 @@ public final class Newsstand: Sendable {
         case .allFree:
             candidates = store.issues.filter { $0.entry.isFree }
         case .latest(let count):
-            candidates = Array(Self.newestFirst(store.issues).prefix(count))
+            candidates = Self.newestFirst(store.issues, first: count)
         }
         return candidates.filter { issue in
             if case .downloaded = issue.state { return false }
@@ -302,19 +302,30 @@ public final class Newsstand: Sendable {
         }
     }
 
-    /// Newest release first; undated issues after, in the catalog's order.
-    static func newestFirst(_ issues: [Issue]) -> [Issue] {
+    /// Newest release first; undated issues after, in the catalog's order; the first `limit` of them.
+    static func newestFirst(_ issues: [Issue], first limit: Int = .max) -> [Issue] {
         // Each date read once: an issue's entry is behind its lock, and a sort of a thousand
         // issues compares ten thousand pairs (a sync sorts every subscription's).
-        let dates = issues.map(\.entry.releaseDate)
-        return issues.indices.sorted { a, b in
+        let dates = issues.map { $0.releaseDate }
+        func before(_ a: Int, _ b: Int) -> Bool {
             switch (dates[a], dates[b]) {
             case let (x?, y?) where x != y: return x > y
             case (_?, nil): return true
             case (nil, _?): return false
             default: return a < b
             }
-        }.map { issues[$0] }
+        }
+        guard limit > 0 else { return [] }
+        guard limit < issues.count, limit <= 64 else { return issues.indices.sorted(by: before).prefix(limit).map { issues[$0] } }
+        // `latest` wants a few of a thousand: one pass keeping the best few in order, not a sort.
+        var chosen: [Int] = []
+        chosen.reserveCapacity(limit + 1)
+        for index in issues.indices {
+            if chosen.count == limit, let last = chosen.last, !before(index, last) { continue }
+            chosen.insert(index, at: chosen.firstIndex { before(index, $0) } ?? chosen.count)
+            if chosen.count > limit { chosen.removeLast() }
+        }
+        return chosen.map { issues[$0] }
     }
 
     // MARK: Interrupted downloads

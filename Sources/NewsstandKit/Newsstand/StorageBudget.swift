@@ -41,11 +41,18 @@ public struct StorageBudget: Sendable {
 
     /// Removes what the budget asks for and returns what went.
     public static func apply(to newsstand: Newsstand) -> [Removal] {
+        let maximum = newsstand.configuration.maxStorage
+        // Without a budget nothing goes: /proc is not walked and no folder is measured (a sync of
+        // a hundred subscriptions ends here).
+        let budgeted = maximum != nil ? newsstand.stores : newsstand.stores.filter {
+            $0.subscription.keepIssues != nil || $0.subscription.keepBytes != nil
+        }
+        guard !budgeted.isEmpty else { return [] }
         let active = Set(newsstand.activeIssues.map(\.address))
         let open = OpenFiles.paths(under: newsstand.configuration.directories.data + "/")
         var removals: [Removal] = []
         var remaining: [[Candidate]] = []
-        for store in newsstand.stores {
+        for store in budgeted {
             // Only downloaded issues can be removed: sorted alone, not with every issue of the catalog.
             let downloaded = store.issues.filter { if case .downloaded = $0.state { return true } else { return false } }
             var candidates = Newsstand.newestFirst(downloaded).reversed().compactMap { issue -> Candidate? in
@@ -67,7 +74,7 @@ public struct StorageBudget: Sendable {
             }
             remaining.append(candidates)
         }
-        if let maximum = newsstand.configuration.maxStorage {
+        if let maximum {
             var total = newsstand.stores.reduce(Int64(0)) { $0 + $1.library.sizeOnDisk() }
             // Oldest first across every subscription.
             var pool = remaining.flatMap { $0 }.filter(\.removable).sorted {
