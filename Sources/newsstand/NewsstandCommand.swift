@@ -37,6 +37,12 @@ struct NewsstandCommand: ParsableCommand {
             Output.error("newsstand: \(TextSanitizer.inert(word)) is not a command: see `newsstand --help` for the commands.")
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
+        // The commands that fetch start loading libcurl while the arguments are parsed.
+        let fetching: [any ParsableCommand.Type] = [Shelf.self, Refresh.self, Download.self, Covers.self, Subscribe.self,
+                                                     Discover.self, Browse.self, Search.self, Login.self, Sync.self]
+        if fetching.contains(where: { $0._commandName == (subcommand ?? Shelf._commandName) }) {
+            TransferEngine.loadLibraryInBackground()
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)

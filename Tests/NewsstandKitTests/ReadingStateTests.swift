@@ -60,6 +60,12 @@ final class ReadingStateTests: XCTestCase {
         XCTAssertTrue(grown.record(for: "k1000").isNew)
         XCTAssertEqual(grown.record(for: "k1000").firstSeen, Date(timeIntervalSince1970: 2_000))
         XCTAssertTrue(grown.record(for: "k3").isRead, "marks survive the slow path too")
+        // Issues gone and issues come: only those never recorded are first seen.
+        let swapped = try state.load(subscription: "s", keys: Array(keys.dropFirst(10)) + ["k1000", "k1001", "k1002"],
+                                     at: Date(timeIntervalSince1970: 3_000))
+        XCTAssertEqual(swapped.firstSeen, 2)
+        XCTAssertEqual(swapped.record(for: "k1000").firstSeen, Date(timeIntervalSince1970: 2_000), "seen once, at its first sighting")
+        XCTAssertEqual(swapped.record(for: "k1002").firstSeen, Date(timeIntervalSince1970: 3_000))
         XCTAssertNotEqual(ReadingState.digest(["a", "b"]), ReadingState.digest(["a", "c"]))
         XCTAssertEqual(ReadingState.digest(["a", "b"]), ReadingState.digest(["b", "a"]))
     }

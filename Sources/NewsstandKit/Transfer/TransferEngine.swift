@@ -14,6 +14,12 @@ public final class TransferEngine: Sendable {
     /// One per core, at most four.
     public static var defaultThreadCount: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
 
+    /// Opens libcurl on a thread of its own now, so that a command about to fetch does not wait
+    /// for the loader (libcurl and its TLS libraries, 3–4 ms) after it has read its arguments.
+    public static func loadLibraryInBackground() {
+        Thread.detachNewThread { _ = CurlLibrary.shared }
+    }
+
     /// Connections to one host at once, across every subscription, unless configured otherwise.
     public static let defaultHostConnections = 2
 
