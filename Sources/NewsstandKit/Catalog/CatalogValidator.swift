@@ -22,38 +22,51 @@ public struct CatalogValidator: Sendable {
     static let maximumSummary = 4_000
 
     public func catalog(from pages: [FeedPage], remarks: [CatalogRemark] = []) -> Catalog {
-        // Every entry's page and its place in the whole feed, then checked on every core: entries
-        // are independent. The entries themselves stay where they are (copying 100,000 of them
-        // into one array cost more than checking them).
-        var places: [(page: Int32, position: Int32, index: Int)] = []
+        // Entries are checked on every core: they are independent. Each is read where its page
+        // keeps it, through the page's buffer: copying an entry out (for its index, or to hand it
+        // over) retained and released every string it holds, and copying 100,000 of them into one
+        // array cost more than checking them.
         var resolvers: [URLResolver] = []
+        var firstItems: [Int] = [], indexOffsets: [Int] = []
         let format = pages.first?.format ?? .propertyList
         var withoutDownload = 0
         var samplesOnly = 0
         var templated = 0
-        var offset = 0
-        places.reserveCapacity(pages.reduce(0) { $0 + $1.entries.count })
-        for (number, page) in pages.enumerated() {
+        var items = 0, offset = 0
+        for page in pages {
             resolvers.append(URLResolver(base: page.url))
             withoutDownload += page.itemsWithoutDownload
             templated += page.templatedLinks
+            firstItems.append(items)
+            indexOffsets.append(offset)
+            items += page.entries.count
+            // An entry's index is its place in its page's document; the next page's count on from the last.
             var last = -1
-            for (position, entry) in page.entries.enumerated() {
-                places.append((Int32(number), Int32(position), offset + entry.index))
-                last = max(last, entry.index)
-            }
+            for position in page.entries.indices { last = max(last, page.entries[position].index) }
             offset += last + 1
         }
-        let (placed, pageResolvers) = (places, resolvers)
-        let checked = Pieces.map(places.count) { range, _ in
-            range.map { item in
-                let place = placed[item]
-                let page = Int(place.page)
-                return check(pages[page].entries[Int(place.position)], index: place.index, resolver: pageResolvers[page], format: format)
+        let (pageResolvers, starts, offsets) = (resolvers, firstItems, indexOffsets)
+        let checked = Pieces.map(items) { range, _ -> [Checked] in
+            var outcomes: [Checked] = []
+            outcomes.reserveCapacity(range.count)
+            // The last page starting at or before the piece's first item.
+            var page = starts.lastIndex { $0 <= range.lowerBound } ?? 0
+            var item = range.lowerBound
+            while item < range.upperBound {
+                let (start, resolver, indexOffset) = (starts[page], pageResolvers[page], offsets[page])
+                let end = min(range.upperBound, start + pages[page].entries.count)
+                pages[page].entries.withUnsafeBufferPointer { entries in
+                    for position in (item - start)..<(end - start) {
+                        outcomes.append(check(entries[position], index: indexOffset + entries[position].index, resolver: resolver, format: format))
+                    }
+                }
+                item = end
+                page += 1
             }
+            return outcomes
         }
         var results: [Result<CatalogEntry, CatalogWarning>] = []
-        results.reserveCapacity(places.count)
+        results.reserveCapacity(items)
         for piece in checked {
             for outcome in piece {
                 switch outcome {

@@ -49,6 +49,7 @@ struct XMLTree: Sendable, Equatable {
         static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }
     }
 
+
     /// Why a document is refused: the reason, and the line it was found on.
     struct Failure: Error, Sendable {
         enum Kind: Sendable, Equatable {
@@ -133,7 +134,7 @@ struct XMLTree: Sendable, Equatable {
 
     /// The element's children, in order.
     func children(of element: Int) -> ChildSequence {
-        ChildSequence(tree: self, first: Int(elements[element].firstChild))
+        ChildSequence(elements: elements, first: Int(elements[element].firstChild))
     }
 
     /// How many children the element has (a feed's entries, to make room for them at once).
@@ -190,19 +191,28 @@ struct XMLTree: Sendable, Equatable {
     }
 
     struct ChildSequence: Sequence, IteratorProtocol {
-        let tree: XMLTree
+        // Only the elements, not the tree: every copy of a buffer is a count the cores reading
+        // one feed's entries at once take turns to change (a copy of the tree was six).
+        let elements: Segments<XMLTree.Element>
         var upcoming: Int
 
-        init(tree: XMLTree, first: Int) {
-            self.tree = tree
+        init(elements: Segments<XMLTree.Element>, first: Int) {
+            self.elements = elements
             upcoming = first
         }
 
         mutating func next() -> Int? {
             guard upcoming >= 0 else { return nil }
             let current = upcoming
-            upcoming = Int(tree.elements[current].nextSibling)
+            upcoming = Int(elements.nextSibling(of: current))
             return current
         }
+    }
+}
+
+extension XMLTree.Segments<XMLTree.Element> {
+    /// One field read in place: the subscript copies the element out, its name with it.
+    func nextSibling(of position: Int) -> Int32 {
+        position < first.count ? first[position].nextSibling : second[position - first.count].nextSibling
     }
 }
