@@ -77,4 +77,48 @@ final class CatalogPipelineTests: XCTestCase {
         XCTAssertThrowsError(try pipeline.catalog(from: .init(data: broken, url: harness.server.url("/p1.atom"), contentType: nil)))
         XCTAssertEqual(leftovers(harness), [])
     }
+
+    /// Pages whose heads name the next are fetched and read ahead on other cores: every page
+    /// once, in order; a page read ahead that the page before overrules is dropped, and so is
+    /// everything read ahead after it; the bounds and a failing page stop the chain.
+    func testPagesReadAheadComeInOrderOnceAndStopWhereThePagesSay() throws {
+        let harness = try StoreHarness()
+        func serve(_ number: Int, head: String?, tail: String? = nil) {
+            harness.server.serve("/r\(number).atom", .init(body: feed(head: head, entries: ["r\(number)"], tail: tail), contentType: "application/atom+xml"))
+        }
+        for number in 2...8 { serve(number, head: "/r\(number + 1).atom") }
+        serve(9, head: nil)
+        let first = harness.server.url("/p1.atom")
+        let whole = try CatalogPipeline(fetcher: fetcher(harness), maximumPages: 10, maximumEntries: 1_000)
+            .catalog(from: .init(data: feed(head: "/r2.atom", entries: ["r1"]), url: first, contentType: nil))
+        XCTAssertEqual(whole.entries.map(\.id), (1...9).map { "r\($0)" })
+        XCTAssertEqual(whole.remarks, [])
+        for number in 2...9 { XCTAssertEqual(harness.server.requests(for: "/r\(number).atom").count, 1, "page \(number)") }
+        XCTAssertEqual(leftovers(harness), [])
+
+        // Page 3's head names page 4, its last link page 6: pages 4 and 5, read ahead, are dropped.
+        serve(3, head: "/r4.atom", tail: "/r6.atom")
+        let overruled = try CatalogPipeline(fetcher: fetcher(harness), maximumPages: 10, maximumEntries: 1_000)
+            .catalog(from: .init(data: feed(head: "/r2.atom", entries: ["r1"]), url: first, contentType: nil))
+        XCTAssertEqual(overruled.entries.map(\.id), ["r1", "r2", "r3", "r6", "r7", "r8", "r9"])
+        XCTAssertEqual(leftovers(harness), [])
+
+        // Four pages at most: page 5 is never asked for, however far the heads lead.
+        serve(3, head: "/r4.atom")
+        let before = harness.server.requests(for: "/r5.atom").count
+        let cut = try CatalogPipeline(fetcher: fetcher(harness), maximumPages: 4, maximumEntries: 1_000)
+            .catalog(from: .init(data: feed(head: "/r2.atom", entries: ["r1"]), url: first, contentType: nil))
+        XCTAssertEqual(cut.entries.map(\.id), ["r1", "r2", "r3", "r4"])
+        XCTAssertEqual(cut.remarks, [.pagesCut(pages: 4, entries: 4, byEntries: false)])
+        XCTAssertEqual(harness.server.requests(for: "/r5.atom").count, before)
+        XCTAssertEqual(leftovers(harness), [])
+
+        // Page 4 fails: the pages before it stand, with a remark.
+        harness.server.inject(.status(500), into: "/r4.atom")
+        let failed = try CatalogPipeline(fetcher: fetcher(harness), maximumPages: 10, maximumEntries: 1_000)
+            .catalog(from: .init(data: feed(head: "/r2.atom", entries: ["r1"]), url: first, contentType: nil))
+        XCTAssertEqual(failed.entries.map(\.id), ["r1", "r2", "r3"])
+        guard case .pageUnreadable(page: 4, _)? = failed.remarks.first else { return XCTFail("\(failed.remarks)") }
+        XCTAssertEqual(leftovers(harness), [])
+    }
 }

@@ -13,17 +13,24 @@ struct CatalogPipeline: Sendable {
     /// The catalog whose first page is `first`. A later page that fails (a dead `next`, common
     /// in old feeds) costs that page, not the pages already read: a remark says where it stopped.
     ///
-    /// While a page is read, the next one is already being fetched when the page's head names it
-    /// (``CatalogFormat/nextPageHint(_:url:)``); the page as read has the last word.
+    /// While a page is read, the next one is already fetched and read on another core when the
+    /// page's head names it (``CatalogFormat/nextPageHint(_:url:)``, ``PageReadAhead``); the page
+    /// as read has the last word.
     func catalog(from first: CatalogFetcher.Document) throws(NewsstandError) -> Catalog {
         let reader = CatalogReader(limits: fetcher.limits)
         let data = try DocumentEncoding.utf8(first.data, contentType: first.contentType)
         try reader.limits.checkSize(of: data)
         let format = try reader.format(of: data, contentType: first.contentType)
         var visited: Set<String> = [first.url.absoluteString, fetcher.subscription.url.absoluteString]
-        var upcoming = prefetch(format.nextPageHint(data, url: first.url), visited: visited, pagesRead: 1, entriesRead: 0)
-        defer { if let upcoming { fetcher.cancel(upcoming) } }
+        let entriesRead = Locked(0)
+        func context() -> PageReadAhead.Context {
+            PageReadAhead.Context(fetcher: fetcher, reader: reader, format: format, maximumPages: maximumPages,
+                                  maximumEntries: maximumEntries, entriesRead: entriesRead, visited: visited)
+        }
+        var upcoming = PageReadAhead.start(hint: format.nextPageHint(data, url: first.url), after: 1, context: context())
+        defer { upcoming?.cancel() }
         var pages = [try format.read(data, url: first.url, limits: reader.limits)]
+        entriesRead.withLock { $0 += pages[0].entries.count }
         var remarks: [CatalogRemark] = []
         var entries = pages[0].entries.count
         while let next = pages[pages.count - 1].next {
@@ -37,43 +44,26 @@ struct CatalogPipeline: Sendable {
             }
             visited.insert(next)
             guard let nextURL = URL(string: next) else { break }
-            let pending: PendingDocument
+            let ahead: PageReadAhead
             if let guessed = upcoming, guessed.address == next {
-                pending = guessed
+                ahead = guessed
             } else {
-                if let upcoming { fetcher.cancel(upcoming) }
-                pending = fetcher.start(nextURL, address: next)
+                upcoming?.cancel()
+                ahead = PageReadAhead(address: next, url: nextURL, number: pages.count + 1, context: context())
             }
-            upcoming = nil
-            do throws(NewsstandError) {
-                let document = try fetcher.wait(for: pending)
-                let data = try DocumentEncoding.utf8(document.data, contentType: document.contentType)
-                // A page in another format than the first is the server's mistake, but readable all the same.
-                let pageFormat = (try? reader.format(of: data, contentType: document.contentType)) ?? format
-                guard !(pageFormat is PropertyListFormat) else {
-                    throw NewsstandError(.invalidCatalog, "it is a property list, not a page of the feed.")
-                }
-                try reader.limits.checkSize(of: data)
-                upcoming = prefetch(pageFormat.nextPageHint(data, url: document.url), visited: visited, pagesRead: pages.count + 1, entriesRead: entries)
-                let page = try pageFormat.read(data, url: document.url, limits: reader.limits)
+            let (outcome, following) = ahead.take()
+            upcoming = following
+            switch outcome {
+            case .success(let page):
                 entries += page.entries.count
                 pages.append(page)
-            } catch {
+            case .failure(let error):
                 remarks.append(.pageUnreadable(page: pages.count + 1, reason: Redaction.redact(error.message, secrets: fetcher.secrets)))
-                break
             }
+            if case .failure = outcome { break }
         }
         let catalog = CatalogValidator(limits: reader.limits, allowFiles: fetcher.subscription.url.isFileURL).catalog(from: pages, remarks: remarks)
         ReleaseElsewhere.release(pages)
         return catalog
-    }
-
-    /// The fetch of the page a head names, started when the loop above would fetch it: not a
-    /// page already read, and within the bounds (a page whose entries reach the bound costs one
-    /// request more).
-    private func prefetch(_ hint: String?, visited: Set<String>, pagesRead: Int, entriesRead: Int) -> PendingDocument? {
-        guard let hint, !visited.contains(hint), pagesRead < maximumPages, entriesRead < maximumEntries,
-              let url = URL(string: hint), !url.isFileURL else { return nil }
-        return fetcher.start(url, address: hint)
     }
 }
