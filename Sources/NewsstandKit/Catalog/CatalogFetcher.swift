@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Fetches the documents of one subscription's catalog: the store's refresh (its first page with
 /// the cache's validators, then every later page) and a person browsing or searching its server
@@ -18,6 +19,9 @@ public final class CatalogFetcher: Sendable {
     private let cache: CatalogCache
     private let scratch: String
     private let seeded = Locked(false)
+    /// Names the files bodies go to, unique in the process (the process ID makes them unique on
+    /// the machine): a UUID read the kernel's random source for every page.
+    private static let fetchNumbers = Atomic<Int>(0)
 
     /// One document as it arrived.
     public struct Document: Sendable {
@@ -78,7 +82,7 @@ public final class CatalogFetcher: Sendable {
     /// once: a feed's next page is fetched while this one is read.
     func start(_ url: URL, address: String) -> PendingDocument {
         guard !url.isFileURL else { return PendingDocument(address: address, url: url, path: nil) }
-        let pending = PendingDocument(address: address, url: url, path: scratch + "/fetch-\(getpid())-\(UUID().uuidString).page")
+        let pending = PendingDocument(address: address, url: url, path: scratch + "/fetch-\(getpid())-\(Self.fetchNumbers.add(1, ordering: .relaxed).oldValue).page")
         do {
             try FileOps.makeDirectory(scratch, trusted: scratch)
             let request = try catalogRequest(url, destination: pending.path!)

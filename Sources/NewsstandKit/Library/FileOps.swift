@@ -39,9 +39,13 @@ enum FileOps {
     /// Creates `path` and its parents. Links up to and including `trusted` are the user's own
     /// (a linked home, say) and are followed; below it every folder must be a real one.
     static func makeDirectory(_ path: String, trusted: String) throws(NewsstandError) {
-        // The usual case, an issue folder that exists: one look, not one per component.
+        // The usual case, an issue folder that exists: one look, not one per component. A
+        // trusted folder itself may be reached through links (a fetch made sure of its scratch
+        // folder, a look at each of the path's folders, for every page of a feed).
         var info = stat()
-        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && isBelowTrustedWithoutLinks(path, trusted: trusted) {
+        if path == trusted {
+            if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return }
+        } else if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && isBelowTrustedWithoutLinks(path, trusted: trusted) {
             return
         }
         // Start below the trusted folder when it is there; links are refused only below it.
