@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #endif
 #include <fcntl.h>
+#include <malloc.h>
 #include <unistd.h>
 
 /* A pipe whose two ends close on exec, made in one step so no concurrent spawn can inherit it. */
@@ -17,6 +18,16 @@ static inline int clinux_pipe_cloexec(int descriptors[2]) {
 /* Starts writing a range of a file to the disk without waiting for it. */
 static inline int clinux_start_writeback(int descriptor, long long offset, long long length) {
     return sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
+}
+
+#ifndef M_TOP_PAD
+#define M_TOP_PAD -2 /* glibc's value, when the malloc.h found is not glibc's own */
+#endif
+
+/* Has malloc ask the kernel for `bytes` more than it needs each time it grows, and keep as much
+   free at the top before it gives memory back. */
+static inline int clinux_keep_free_memory(int bytes) {
+    return mallopt(M_TOP_PAD, bytes);
 }
 
 #endif

@@ -43,6 +43,11 @@ struct NewsstandCommand: ParsableCommand {
         if fetching.contains(where: { $0._commandName == (subcommand ?? Shelf._commandName) }) {
             TransferEngine.loadLibraryInBackground()
         }
+        if (subcommand ?? Shelf._commandName) != Shelf._commandName {
+            // A command that ends soon keeps what it frees for its next allocations (the shelf,
+            // which stays, gives memory back).
+            ProcessMemory.keepFreedMemory(upTo: 64 << 20)
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)

@@ -111,6 +111,11 @@ enum FileOps {
         }
     }
 
+    /// Has malloc keep up to `bytes` of freed memory, and grow by as much at once (``ProcessMemory``).
+    static func keepFreedMemory(upTo bytes: Int) -> Bool {
+        clinux_keep_free_memory(Int32(clamping: bytes)) == 1
+    }
+
     /// Asks the kernel to start writing a range of a file to the disk, without waiting. Errors
     /// are left to the sync that follows, which reports them.
     static func startWriteback(_ descriptor: Int32, offset: Int64, length: Int64) {
