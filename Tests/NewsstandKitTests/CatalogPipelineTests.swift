@@ -23,7 +23,7 @@ final class CatalogPipelineTests: XCTestCase {
         (FileManager.default.enumerator(atPath: harness.directories.cache)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".page") }
     }
 
-    func testAFetchStartsWithoutWaitingAndACancelStopsItAndRemovesItsFile() throws {
+    func testAFetchStartsWithoutWaitingAndAStoppedOneEndsCancelledWithoutItsFile() throws {
         let harness = try StoreHarness()
         harness.server.serve("/held.atom", .init(body: feed(entries: ["held"]), contentType: "application/atom+xml"))
         harness.server.inject(.stallAfter(0), into: "/held.atom")
@@ -32,7 +32,8 @@ final class CatalogPipelineTests: XCTestCase {
         // The server holds its answer: start returns all the same, and the request is on its way.
         let held = fetcher.start(harness.server.url("/held.atom"), address: harness.server.url("/held.atom").absoluteString)
         XCTAssertTrue(harness.server.wait { $0.requests(for: "/held.atom").count == 1 })
-        fetcher.cancel(held)
+        fetcher.stop(held)
+        XCTAssertThrowsError(try fetcher.wait(for: held)) { XCTAssertEqual(($0 as? NewsstandError)?.code, .cancelled) }
         XCTAssertEqual(leftovers(harness), [])
         // Another fetch, waited for, brings its document and leaves no file either.
         let document = try fetcher.wait(for: fetcher.start(harness.server.url("/p2.atom"), address: harness.server.url("/p2.atom").absoluteString))

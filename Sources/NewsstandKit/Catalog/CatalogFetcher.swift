@@ -93,13 +93,10 @@ public final class CatalogFetcher: Sendable {
         return pending
     }
 
-    /// Gives up a document whose fetch was started: the transfer is stopped and waited for, so
-    /// that nothing writes its file after it is removed.
-    func cancel(_ pending: PendingDocument) {
-        guard let path = pending.path else { return }
+    /// Stops a fetch that was started: whoever waits for it (``wait(for:)``, which removes the
+    /// file) hears of the cancellation as soon as the transfer has ended.
+    func stop(_ pending: PendingDocument) {
         if let transfer = pending.transfer { engine.cancel(transfer) }
-        _ = pending.outcome()
-        unlink(path)
     }
 
     /// The document whose fetch was started, once it has arrived.

@@ -98,7 +98,7 @@ final class PageReadAhead: Sendable {
     /// has a file left on disk.
     func cancel() {
         state.withLock { $0.cancelled = true }
-        if let transfer = pending.transfer { context.fetcher.engine.cancel(transfer) }
+        context.fetcher.stop(pending)
         finished.wait()
         finished.signal()
         let successor = state.withLock { state in

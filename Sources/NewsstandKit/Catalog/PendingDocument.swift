@@ -1,8 +1,8 @@
 import Foundation
 
 /// A catalog document whose fetch has started: ``CatalogFetcher/wait(for:)`` takes its answer,
-/// ``CatalogFetcher/cancel(_:)`` gives it up. One of the two is called once, and removes the
-/// file the body went to.
+/// once, and removes the file the body went to; ``CatalogFetcher/stop(_:)`` ends the fetch
+/// early, and the wait then answers that it was cancelled.
 final class PendingDocument: Sendable {
     /// The address asked for, as the feed wrote it (resolved).
     let address: String

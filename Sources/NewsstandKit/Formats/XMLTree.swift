@@ -49,7 +49,6 @@ struct XMLTree: Sendable, Equatable {
         static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }
     }
 
-
     /// Why a document is refused: the reason, and the line it was found on.
     struct Failure: Error, Sendable {
         enum Kind: Sendable, Equatable {
