@@ -159,14 +159,20 @@ public struct CatalogValidator: Sendable {
         // A JPEG or PNG is its own cover (a WebP is made one, once downloaded: the shelf cannot decode it).
         if cover == nil, preferred.0.mediaType == .jpeg || preferred.0.mediaType == .png { cover = preferred.0.address }
         let summary = entry.summary.map { Self.capped(Self.clean($0), Self.maximumSummary) }.flatMap { $0.isEmpty ? nil : $0 }
-        let authors = entry.authors.map(Self.clean).filter { !$0.isEmpty }
+        // Joined as they come: an array mapped, then filtered, was two allocations an entry.
+        var authors: String?
+        for author in entry.authors {
+            let name = Self.clean(author)
+            guard !name.isEmpty else { continue }
+            authors = authors.map { $0 + ", " + name } ?? name
+        }
         // A key given beside the ID (the cache's snapshot) is used only if it is one LocalKey accepts.
         let key = entry.localKey.flatMap { LocalKey.isValid($0) ? $0 : nil }
         let fields = CatalogEntry.Fields(
             id: id, localKey: key, title: Self.capped(title, Self.maximumTitle), releaseDate: entry.releaseDate, coverAddress: cover,
             acquisition: preferred.0, alternatives: usable.dropFirst().map(\.0),
             isFree: entry.isFree ?? (preferred.1.access != .paid && !preferred.1.throughWebPage), summary: summary,
-            price: preferred.1.price.map(Self.clean), authors: authors.isEmpty ? nil : authors.joined(separator: ", "))
+            price: preferred.1.price.map(Self.clean), authors: authors)
         return .entry(CatalogEntry(fields))
     }
 

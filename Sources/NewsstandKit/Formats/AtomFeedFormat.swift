@@ -12,9 +12,6 @@ public struct AtomFeedFormat: CatalogFormat {
     static let dcTerms = "http://purl.org/dc/terms/"
     static let dcElements = "http://purl.org/dc/elements/1.1/"
     static let acquisitionRel = "http://opds-spec.org/acquisition"
-    private static let openAccessRel = acquisitionRel + "/open-access"
-    private static let paidRels: Set<String> = [acquisitionRel + "/buy", acquisitionRel + "/borrow", acquisitionRel + "/subscribe"]
-    private static let sampleRels: Set<String> = [acquisitionRel + "/sample", acquisitionRel + "/preview"]
 
     public func recognition(contentType: String?, sniff: DocumentSniff) -> Recognition {
         let typed = contentType.map { $0.lowercased().contains("application/atom+xml") } ?? false
@@ -99,70 +96,73 @@ public struct AtomFeedFormat: CatalogFormat {
         }
     }
 
-    /// Reads one entry into an issue or a navigation link; says whether it used OPDS vocabulary.
     /// The vocabularies an entry's elements come from.
     private enum Vocabulary {
         case atom, dublinCore, other
     }
 
+    /// Reads one entry into an issue or a navigation link; says whether it used OPDS vocabulary.
     private func read(entry: Int, tree: XMLTree, index: Int, bases: inout XMLBases, vocabularies: [Vocabulary], into page: inout FeedPage) -> Bool {
         var item = FeedEntry(index: index)
-        var thumbnails: [String] = []
-        var images: [String] = []
+        // Thumbnails first: a terminal cover is a few dozen cells, and they are a fraction of the bytes.
+        var thumbnails = 0
         var feedLinks: [(href: String, type: String, rel: String?)] = []
         var usedOPDS = false
         var enclosures = 0
         var issued: Date?
         var published: Date?
-        var html: [Int] = []
+        var hasHTML = false
+        func vocabulary(_ element: XMLTree.Element) -> Vocabulary {
+            element.namespace < 0 ? Vocabulary.other : vocabularies[Int(element.namespace)]
+        }
         for child in tree.children(of: entry) {
             let element = tree.elements[child]
             // Namespaces told apart by their index, worked out once a page: comparing URIs for
             // every element of 10,000 entries was a tenth of reading them.
-            let namespace = element.namespace < 0 ? Vocabulary.other : vocabularies[Int(element.namespace)]
-            switch (namespace, element.name) {
+            switch (vocabulary(element), element.name) {
             case (.atom, "id"):
                 item.id = tree.text(of: child)
             case (.atom, "title"):
                 item.title = XMLFeed.text(of: child, tree: tree)
             case (.atom, "updated"):
-                if item.releaseDate == nil { item.releaseDate = FeedDate.iso8601(tree.text(of: child)) }
+                if item.releaseDate == nil { item.releaseDate = tree.withText(of: child, FeedDate.iso8601) }
             case (.atom, "published"):
-                published = FeedDate.iso8601(tree.text(of: child)) ?? published
+                published = tree.withText(of: child, FeedDate.iso8601) ?? published
             case (.dublinCore, "issued"), (.dublinCore, "date"):
                 // The publication's own date beats the feed's bookkeeping, wherever it stands.
-                issued = FeedDate.iso8601(tree.text(of: child)) ?? issued
+                issued = tree.withText(of: child, FeedDate.iso8601) ?? issued
             case (.dublinCore, "identifier"):
                 if item.id == nil { item.id = tree.text(of: child) }
             case (.atom, "summary"):
                 item.summary = XMLFeed.text(of: child, tree: tree)
-                html.append(child)
+                hasHTML = true
             case (.atom, "content"):
                 if item.summary == nil { item.summary = XMLFeed.text(of: child, tree: tree) }
-                html.append(child)
+                hasHTML = true
             case (.atom, "author"):
                 if let name = tree.childText(of: child, "name", in: Self.atom) { item.authors.append(name) }
             case (.atom, "link"):
                 guard let written = tree.attribute("href", of: child) else { continue }
                 let href = bases.address(written, of: child)
-                let rel = tree.attribute("rel", of: child)
-                let type = tree.attribute("type", of: child) ?? ""
-                switch rel {
-                case "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail":
-                    thumbnails.append(href)
+                switch tree.withAttribute("rel", of: child, LinkRole.init) {
+                case .thumbnail:
+                    item.covers.insert(href, at: thumbnails)
+                    thumbnails += 1
                     usedOPDS = true
-                case "http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image":
-                    images.append(href)
+                case .image:
+                    item.covers.append(href)
                     usedOPDS = true
-                case "enclosure":
-                    item.acquisitions.append(FeedAcquisition(address: href, mediaType: type, size: XMLFeed.size(tree.attribute("length", of: child))))
+                case .enclosure:
+                    item.acquisitions.append(FeedAcquisition(address: href, mediaType: tree.attribute("type", of: child) ?? "",
+                                                             size: XMLFeed.size(tree.attribute("length", of: child))))
                     enclosures += 1
-                case let rel? where rel.hasPrefix(Self.acquisitionRel):
+                case .acquisition(let access):
                     usedOPDS = true
-                    item.acquisitions.append(acquisition(child, href: href, rel: rel, type: type, tree: tree))
-                default:
-                    if type.lowercased().contains("application/atom+xml") || type.lowercased().contains("application/opds+json") {
-                        feedLinks.append((href, type.lowercased(), rel))
+                    item.acquisitions.append(acquisition(child, href: href, access: access, type: tree.attribute("type", of: child) ?? "", tree: tree))
+                case .other:
+                    let type = (tree.attribute("type", of: child) ?? "").lowercased()
+                    if type.contains("application/atom+xml") || type.contains("application/opds+json") {
+                        feedLinks.append((href, type, tree.attribute("rel", of: child)))
                     }
                 }
             default:
@@ -170,9 +170,13 @@ public struct AtomFeedFormat: CatalogFormat {
             }
         }
         item.releaseDate = issued ?? published ?? item.releaseDate
-        // Thumbnails first: a terminal cover is a few dozen cells, and they are a fraction of the bytes.
-        item.covers = thumbnails + images
-        if feedLinks.isEmpty { WikimediaPicture.adopt(html, of: tree, into: &item) }
+        if feedLinks.isEmpty, item.acquisitions.isEmpty, hasHTML {
+            let html = tree.children(of: entry).filter { child in
+                let element = tree.elements[child]
+                return vocabulary(element) == .atom && (element.name == "summary" || element.name == "content")
+            }
+            WikimediaPicture.adopt(html, of: tree, into: &item)
+        }
         if item.acquisitions.isEmpty, let link = feedLinks.first(where: { $0.rel != "alternate" }) ?? feedLinks.first,
            let address = XMLFeed.resolve(link.href, against: bases.base(of: entry)) {
             let kind: Bool? = link.type.contains("kind=acquisition") ? true : link.type.contains("kind=navigation") ? false : nil
@@ -188,19 +192,42 @@ public struct AtomFeedFormat: CatalogFormat {
         return usedOPDS || enclosures == 0
     }
 
-    private func acquisition(_ link: Int, href: String, rel: String, type: String, tree: XMLTree) -> FeedAcquisition {
-        let access: FeedAcquisition.Access
-        if rel == Self.acquisitionRel {
-            access = .acquire
-        } else if rel == Self.openAccessRel {
-            access = .openAccess
-        } else if Self.paidRels.contains(rel) {
-            access = .paid
-        } else if Self.sampleRels.contains(rel) {
-            access = .sample
-        } else {
-            access = .acquire
+    /// What a link's `rel` makes it, told from the attribute's bytes.
+    private enum LinkRole {
+        case thumbnail, image, enclosure, acquisition(FeedAcquisition.Access), other
+
+        init(rel bytes: UnsafeBufferPointer<UInt8>?) {
+            guard let bytes else {
+                self = .other
+                return
+            }
+            func equals(_ text: StaticString) -> Bool {
+                text.utf8CodeUnitCount == bytes.count && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
+            }
+            if equals("http://opds-spec.org/image/thumbnail") || equals("http://opds-spec.org/thumbnail") || equals("x-stanza-cover-image-thumbnail") {
+                self = .thumbnail
+            } else if equals("http://opds-spec.org/image") || equals("http://opds-spec.org/cover") || equals("x-stanza-cover-image") {
+                self = .image
+            } else if equals("enclosure") {
+                self = .enclosure
+            } else if bytes.starts(with: AtomFeedFormat.acquisitionRel.utf8) {
+                if equals("http://opds-spec.org/acquisition/open-access") {
+                    self = .acquisition(.openAccess)
+                } else if equals("http://opds-spec.org/acquisition/buy") || equals("http://opds-spec.org/acquisition/borrow")
+                            || equals("http://opds-spec.org/acquisition/subscribe") {
+                    self = .acquisition(.paid)
+                } else if equals("http://opds-spec.org/acquisition/sample") || equals("http://opds-spec.org/acquisition/preview") {
+                    self = .acquisition(.sample)
+                } else {
+                    self = .acquisition(.acquire)
+                }
+            } else {
+                self = .other
+            }
         }
+    }
+
+    private func acquisition(_ link: Int, href: String, access: FeedAcquisition.Access, type: String, tree: XMLTree) -> FeedAcquisition {
         // `opds:indirectAcquisition` nests; the innermost type is what the reader ends up with.
         var innermost: String?
         var current = link

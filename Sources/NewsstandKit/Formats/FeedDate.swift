@@ -9,7 +9,14 @@ public enum FeedDate {
     /// `2024-05-01`, `2024-05-01T10:00:00Z`, `…+02:00`, `…T10:00:00.250Z`, `2024-05`, `2024`,
     /// and Baker's `2024-05-01 10:00:00` (taken as UTC).
     public static func iso8601(_ text: String) -> Date? {
-        var scanner = Digits(Array(text.utf8))
+        var text = text
+        return text.withUTF8(iso8601)
+    }
+
+    /// The same, read where the bytes lie (a feed's date straight from its document: copying
+    /// each into a string, then an array, was two allocations an entry).
+    static func iso8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = Digits(bytes)
         scanner.skipSpaces()
         guard let year = scanner.number(digits: 4) else { return nil }
         var month = 1, day = 1, hour = 0, minute = 0, second = 0.0, offset = 0
@@ -62,7 +69,13 @@ public enum FeedDate {
     /// `Wed, 01 May 2024 10:00:00 +0000` (the weekday optional, seconds optional, `GMT`, `UT`,
     /// `Z` and the US zone names accepted, a two-digit year read as 19xx or 20xx).
     public static func rfc822(_ text: String) -> Date? {
-        var scanner = Digits(Array(text.utf8))
+        var text = text
+        return text.withUTF8(rfc822)
+    }
+
+    /// The same, read where the bytes lie.
+    static func rfc822(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = Digits(bytes)
         scanner.skipSpaces()
         if let comma = scanner.bytes.firstIndex(of: UInt8(ascii: ",")) { scanner.index = comma + 1 }
         scanner.skipSpaces()
@@ -112,10 +125,10 @@ public enum FeedDate {
     }
 
     private struct Digits {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         var atEnd: Bool { index == bytes.count }
 
@@ -157,7 +170,7 @@ public enum FeedDate {
         mutating func word() -> String? {
             let start = index
             while index < bytes.count, (0x41...0x5A).contains(bytes[index] & 0xDF) { index += 1 }
-            return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
+            return index > start ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : nil
         }
     }
 }

@@ -44,7 +44,13 @@ enum XMLText {
     }
 
     static func trimmed(_ text: String) -> String {
-        trimmed(ArraySlice(text.utf8))
+        // Most decoded text has no space at either end: kept as it is, not copied.
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return text }
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return String(text[start..<end])
     }
 
     /// HTML's inline elements: their tags sit inside a word as often as between two.

@@ -161,6 +161,23 @@ struct XMLTree: Sendable, Equatable {
         return nil
     }
 
+    /// `body` on the raw bytes of an unprefixed attribute's value, decoded first only when it
+    /// holds a reference; nil when there is no such attribute. For values compared, not kept
+    /// (a link's `rel`): a string for each was an allocation.
+    func withAttribute<Result>(_ name: String, of element: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        let range = elements[element].attributes
+        for index in Int(range.lowerBound)..<Int(range.upperBound) {
+            let attribute = attributes[index]
+            guard attribute.namespace < 0, attribute.name == name else { continue }
+            if attribute.hasReference {
+                var decoded = value(of: attribute)
+                return decoded.withUTF8 { body($0) }
+            }
+            return withBytes { bytes in body(UnsafeBufferPointer(rebasing: bytes[Int(attribute.value.lowerBound)..<Int(attribute.value.upperBound)])) }
+        }
+        return body(nil)
+    }
+
     private func value(of attribute: Attribute) -> String {
         withBytes { bytes in
             let raw = bytes[Int(attribute.value.lowerBound)..<Int(attribute.value.upperBound)]
@@ -179,6 +196,22 @@ struct XMLTree: Sendable, Equatable {
         return withBytes { bytes in
             let content = bytes[Int(item.content.lowerBound)..<Int(item.content.upperBound)]
             return item.hasMarkup ? XMLText.trimmed(XMLText.decode(content)) : XMLText.trimmed(content)
+        }
+    }
+
+    /// `body` on the text of an element as ``text(of:)`` has it, read in place when nothing in
+    /// it needs decoding (a date is parsed, not kept).
+    func withText<Result>(of element: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let item = elements[element]
+        if item.hasMarkup {
+            var text = text(of: element)
+            return text.withUTF8 { body($0) }
+        }
+        return withBytes { bytes in
+            var start = Int(item.content.lowerBound), end = Int(item.content.upperBound)
+            while start < end, XMLText.isSpace(bytes[start]) { start += 1 }
+            while end > start, XMLText.isSpace(bytes[end - 1]) { end -= 1 }
+            return body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
         }
     }
 

@@ -14,58 +14,74 @@ public enum LocalKey {
     public static func make(for id: String) -> String {
         if isValid(id) { return id }
         var id = id
-        // Hashed and cut from the ID's own bytes: a catalog of 10,000 `urn:uuid:` IDs makes as
-        // many keys, and copies of each ID on the way were a third of checking the catalog.
-        let (hash, shortStem) = id.withUTF8 { bytes -> (String, String?) in
-            (Self.hexPrefix(SHA256.hash(data: UnsafeRawBufferPointer(bytes))), Self.asciiStem(bytes))
-        }
-        if let shortStem {
-            return (shortStem.isEmpty ? "issue" : shortStem) + "-" + hash
-        }
+        // Hashed and cut from the ID's own bytes, the key written once: a catalog of 10,000
+        // `urn:uuid:` IDs makes as many keys, and the copies of each ID on the way, then the
+        // stem, the hash and their joins, were a third of checking the catalog.
+        if let key = id.withUTF8(asciiKey) { return key }
         // Not ASCII: by Characters, as keys have always been made (a key names a folder on disk).
+        let hash = id.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: hashLength) { text in
+                writeHash(of: bytes, into: UnsafeMutableBufferPointer(rebasing: text[0..<hashLength]))
+                return hashLength
+            }
+        }
         let tail = id.split(whereSeparator: { $0 == ":" || $0 == "/" }).last.map(String.init) ?? ""
         let stem = String(tail.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
-            .prefix(40).map(Character.init)).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+            .prefix(maximumStem).map(Character.init)).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
         return (stem.isEmpty ? "issue" : stem) + "-" + hash
     }
 
-    /// The stem of an ASCII ID, byte by byte (a catalog of 10,000 `urn:uuid:` IDs spent half its
-    /// load in the Character-based path): the last segment after `:` or `/`, its letters,
-    /// digits and `-`, at most 40 of them, without `-` at either end. Nil when not ASCII.
-    private static func asciiStem(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// The longest stem, and the hash's length in hex digits.
+    private static let maximumStem = 40
+    private static let hashLength = 10
+    /// The stem of an ID with no letter or digit in its last segment.
+    private static let fallbackStem: StaticString = "issue"
+
+    /// The key of an ASCII ID, byte by byte (a catalog of 10,000 `urn:uuid:` IDs spent half its
+    /// load in the Character-based path): the stem is the last segment after `:` or `/`, its
+    /// letters, digits and `-`, at most 40 of them, without `-` at either end (`issue` when
+    /// nothing is left), then `-` and the hash. Nil when not ASCII.
+    private static func asciiKey(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
         var end = bytes.count
         // The last non-empty segment.
         while end > 0, bytes[end - 1] == UInt8(ascii: ":") || bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
         var start = end
         while start > 0, bytes[start - 1] != UInt8(ascii: ":"), bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
-        var kept: [UInt8] = []
-        kept.reserveCapacity(40)
-        for byte in bytes[start..<end] where kept.count < 40 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"):
-                kept.append(byte)
-            default:
-                break
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumStem) { kept -> String in
+            var count = 0
+            for byte in bytes[start..<end] where count < maximumStem {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                     UInt8(ascii: "-"):
+                    kept[count] = byte
+                    count += 1
+                default:
+                    break
+                }
+            }
+            var first = 0, last = count
+            while first < last, kept[first] == UInt8(ascii: "-") { first += 1 }
+            while last > first, kept[last - 1] == UInt8(ascii: "-") { last -= 1 }
+            let stem = first < last ? UnsafeBufferPointer(rebasing: kept[first..<last]) : UnsafeBufferPointer(start: fallbackStem.utf8Start, count: fallbackStem.utf8CodeUnitCount)
+            let length = stem.count + 1 + hashLength
+            return String(unsafeUninitializedCapacity: length) { text in
+                _ = UnsafeMutableBufferPointer(rebasing: text[0..<stem.count]).initialize(from: stem)
+                text[stem.count] = UInt8(ascii: "-")
+                writeHash(of: bytes, into: UnsafeMutableBufferPointer(rebasing: text[(stem.count + 1)..<length]))
+                return length
             }
         }
-        var first = 0, last = kept.count
-        while first < last, kept[first] == UInt8(ascii: "-") { first += 1 }
-        while last > first, kept[last - 1] == UInt8(ascii: "-") { last -= 1 }
-        return String(decoding: kept[first..<last], as: UTF8.self)
     }
 
-    private static func hexPrefix(_ digest: SHA256.Digest) -> String {
-        digest.withUnsafeBytes { bytes in
-            String(unsafeUninitializedCapacity: 10) { text in
-                let digits: StaticString = "0123456789abcdef"
-                for position in 0..<5 {
-                    let byte = bytes[position]
-                    text[2 * position] = digits.utf8Start[Int(byte >> 4)]
-                    text[2 * position + 1] = digits.utf8Start[Int(byte & 0x0F)]
-                }
-                return 10
+    /// The first five bytes of the ID's SHA-256, in lowercase hex.
+    private static func writeHash(of bytes: UnsafeBufferPointer<UInt8>, into text: UnsafeMutableBufferPointer<UInt8>) {
+        SHA256.hash(data: UnsafeRawBufferPointer(bytes)).withUnsafeBytes { digest in
+            let digits: StaticString = "0123456789abcdef"
+            for position in 0..<(hashLength / 2) {
+                let byte = digest[position]
+                text[2 * position] = digits.utf8Start[Int(byte >> 4)]
+                text[2 * position + 1] = digits.utf8Start[Int(byte & 0x0F)]
             }
         }
     }
