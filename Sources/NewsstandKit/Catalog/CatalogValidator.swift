@@ -105,6 +105,9 @@ public struct CatalogValidator: Sendable {
             return .warning(CatalogWarning(.missing(field: format.idField, expected: "a string of at most 1,024 bytes"), index: index, id: nil))
         }
         if let problem = entry.problem { return .warning(CatalogWarning(problem, index: index, id: id)) }
+        // Most entries have one usable download: it is held apart, and an array is made only
+        // for a second (an array for each entry was one allocation in twenty).
+        var single: (Acquisition, FeedAcquisition)?
         var usable: [(Acquisition, FeedAcquisition)] = []
         var sawUnsupportedURL = false
         // A sample is not the issue: it is never what gets downloaded.
@@ -125,10 +128,19 @@ public struct CatalogValidator: Sendable {
             guard let type else { continue }
             let size = offer.size.flatMap { $0 >= 0 ? $0 : nil }
             // Without a size there is nothing to advise: one value for "no size", whatever the format.
-            usable.append((Acquisition(address: address, mediaType: type, size: size, sha256: offer.sha256,
-                                       sizeIsAdvisory: size != nil && offer.sizeIsAdvisory, throughWebPage: offer.throughWebPage), offer))
+            let candidate = (Acquisition(address: address, mediaType: type, size: size, sha256: offer.sha256,
+                                         sizeIsAdvisory: size != nil && offer.sizeIsAdvisory, throughWebPage: offer.throughWebPage), offer)
+            if single == nil, usable.isEmpty {
+                single = candidate
+            } else {
+                if let first = single {
+                    usable.append(first)
+                    single = nil
+                }
+                usable.append(candidate)
+            }
         }
-        if usable.isEmpty {
+        if single == nil, usable.isEmpty {
             if sawUnsupportedURL {
                 return .warning(CatalogWarning(.unsupportedURL(field: format.downloadField), index: index, id: id))
             }
@@ -143,7 +155,7 @@ public struct CatalogValidator: Sendable {
         if usable.count > 1 {
             usable = usable.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
         }
-        let preferred = usable[0]
+        let preferred = single ?? usable[0]
         let title = entry.title.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? id
         var cover: String?
         for candidate in entry.covers {
@@ -170,7 +182,7 @@ public struct CatalogValidator: Sendable {
         let key = entry.localKey.flatMap { LocalKey.isValid($0) ? $0 : nil }
         let fields = CatalogEntry.Fields(
             id: id, localKey: key, title: Self.capped(title, Self.maximumTitle), releaseDate: entry.releaseDate, coverAddress: cover,
-            acquisition: preferred.0, alternatives: usable.dropFirst().map(\.0),
+            acquisition: preferred.0, alternatives: single == nil ? usable.dropFirst().map(\.0) : [],
             isFree: entry.isFree ?? (preferred.1.access != .paid && !preferred.1.throughWebPage), summary: summary,
             price: preferred.1.price.map(Self.clean), authors: authors)
         return .entry(CatalogEntry(fields))

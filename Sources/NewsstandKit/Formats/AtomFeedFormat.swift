@@ -146,10 +146,13 @@ public struct AtomFeedFormat: CatalogFormat {
                 let href = bases.address(written, of: child)
                 switch tree.withAttribute("rel", of: child, LinkRole.init) {
                 case .thumbnail:
+                    // Room for the usual pair (a cover and its thumbnail) at once.
+                    if item.covers.isEmpty { item.covers.reserveCapacity(2) }
                     item.covers.insert(href, at: thumbnails)
                     thumbnails += 1
                     usedOPDS = true
                 case .image:
+                    if item.covers.isEmpty { item.covers.reserveCapacity(2) }
                     item.covers.append(href)
                     usedOPDS = true
                 case .enclosure:
