@@ -23,10 +23,27 @@ public final class Issue: Sendable {
     /// The safe name of its folder, unique within the subscription.
     public let localKey: String
     /// The subscription it belongs to.
-    public let subscription: String
+    public var subscription: String { home.subscription }
     /// The library of its subscription.
-    public let library: Library
-    private let center: NotificationCenter
+    public var library: Library { home.library }
+    private var center: NotificationCenter { home.center }
+
+    /// What every issue of one subscription shares, held once by its store: each issue holding
+    /// the name, the library's paths and the center itself was four counts per issue that the
+    /// cores making a catalog's issues took turns to change.
+    final class Home: Sendable {
+        let subscription: String
+        let library: Library
+        let center: NotificationCenter
+
+        init(subscription: String, library: Library, center: NotificationCenter) {
+            self.subscription = subscription
+            self.library = library
+            self.center = center
+        }
+    }
+
+    private let home: Home
 
     private struct Guarded {
         var entry: CatalogEntry
@@ -40,13 +57,15 @@ public final class Issue: Sendable {
     private let guarded: Locked<Guarded>
 
     /// `hasFolder: false` says the library has nothing for this issue, sparing a look at the disk.
-    init(entry: CatalogEntry, subscription: String, library: Library, center: NotificationCenter, hasFolder: Bool = true) {
+    convenience init(entry: CatalogEntry, subscription: String, library: Library, center: NotificationCenter, hasFolder: Bool = true) {
+        self.init(entry: entry, home: Home(subscription: subscription, library: library, center: center), hasFolder: hasFolder)
+    }
+
+    init(entry: CatalogEntry, home: Home, hasFolder: Bool = true) {
         id = entry.id
         localKey = entry.localKey
-        self.subscription = subscription
-        self.library = library
-        self.center = center
-        let state = hasFolder ? Self.stateOnDisk(entry: entry, library: library) : .remote
+        self.home = home
+        let state = hasFolder ? Self.stateOnDisk(entry: entry, library: home.library) : .remote
         guarded = Locked(Guarded(entry: entry, state: state))
     }
 

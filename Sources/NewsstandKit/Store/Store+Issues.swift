@@ -5,7 +5,7 @@ extension Store {
     /// and records in the reading state which issues were seen for the first time.
     func apply(_ catalog: Catalog, source: CatalogSource, fetchedAt: Date) -> RefreshSummary {
         let folders = library.keysWithFolders()
-        let (library, center, name) = (library, center, name)
+        let home = issueHome
         var previousWasEmpty = false
         let summary = contents.withLock { contents -> RefreshSummary in
             let previous = (issues: contents.issues, positions: contents.positions)
@@ -26,8 +26,7 @@ extension Store {
                         }
                         issues.append(existing)
                     } else {
-                        issues.append(Issue(entry: entry, subscription: name, library: library, center: center,
-                                            hasFolder: folders.contains(entry.localKey)))
+                        issues.append(Issue(entry: entry, home: home, hasFolder: folders.contains(entry.localKey)))
                         new += 1
                         changed = true
                     }

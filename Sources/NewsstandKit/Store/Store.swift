@@ -45,6 +45,8 @@ public final class Store: Sendable {
     /// headers and query for the catalog's origin only.
     let fetcher: CatalogFetcher
     var center: NotificationCenter { configuration.notificationCenter }
+    /// What its issues share.
+    let issueHome: Issue.Home
 
     struct Contents: Sendable {
         var status: Status = .idle
@@ -71,6 +73,7 @@ public final class Store: Sendable {
         let name = configuration.subscription.name
         library = Library(directories: configuration.directories, subscriptionName: name)
         cache = CatalogCache(directories: configuration.directories, subscriptionName: name)
+        issueHome = Issue.Home(subscription: name, library: library, center: configuration.notificationCenter)
         fetcher = CatalogFetcher(
             subscription: configuration.subscription, directories: configuration.directories, engine: configuration.engine,
             limits: configuration.limits, stallTimeout: configuration.stallTimeout)
