@@ -178,6 +178,27 @@ final class StoreCatalogTests: XCTestCase {
         XCTAssertTrue(offline.status.summary.hasPrefix("Offline"))
     }
 
+    func testACopyCutShortIsFetchedWholeAndAnEmptyCopyIsNone() throws {
+        let (harness, first) = try cachedCatalog(etag: "\"cat-3\"")
+        let catalogPath = first.cache.catalogPath
+        let installed = try Data(contentsOf: URL(fileURLWithPath: catalogPath))
+        XCTAssertEqual(first.cache.readInfo()?.copySize, Int64(installed.count))
+        XCTAssertEqual(first.cache.readInfo()?.etag, "\"cat-3\"")
+
+        // What a power cut can leave of a copy installed without waiting for the disk.
+        try installed.prefix(installed.count / 2).write(to: URL(fileURLWithPath: catalogPath))
+        XCTAssertNil(first.cache.readInfo()?.etag, "a copy cut short keeps no validators")
+        let refreshed = try harness.makeStore().refreshAndWait().get()
+        XCTAssertEqual(refreshed.totalIssues, 1)
+        let request = try XCTUnwrap(harness.server.requests(for: "/catalog.plist").last)
+        XCTAssertNil(request.headers["if-none-match"], "fetched whole, not answered with a 304 that would keep the short copy")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: catalogPath)), installed)
+        XCTAssertEqual(first.cache.readInfo()?.etag, "\"cat-3\"")
+
+        XCTAssertTrue(FileManager.default.createFile(atPath: catalogPath, contents: Data()))
+        XCTAssertNil(first.cache.readInfo(), "an empty copy is none")
+    }
+
     func testALostInfoLeavesTheCopyUsableAndTheNextRefreshFetchesItWhole() throws {
         let (harness, first) = try cachedCatalog(etag: "\"cat-9\"")
         let infoPath = first.cache.infoPath
