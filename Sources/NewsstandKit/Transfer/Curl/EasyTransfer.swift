@@ -131,7 +131,8 @@ final class EasyTransfer: CurlEasyDelegate {
         }
         if let authorization = authorization() { headers.append("Authorization: \(authorization)") }
         // A header with a line break would smuggle another header in: refused, not dropped.
-        if let bad = headers.first(where: { $0.contains("\r") || $0.contains("\n") }) {
+        // By bytes: `contains` of a string went through Foundation's search, 20 µs a transfer.
+        if let bad = headers.first(where: { $0.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") } }) {
             let name = bad.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "a header"
             throw NewsstandError(.configuration, "The header \(TextSanitizer.inert(name)) contains a line break; nothing was fetched.")
         }
