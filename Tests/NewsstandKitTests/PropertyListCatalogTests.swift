@@ -249,6 +249,47 @@ final class PropertyListCatalogTests: XCTestCase {
         XCTAssertEqual(catalog.warnings, [])
     }
 
+    func testXMLKeysAreMatchedWhereTheyLieOrDecodedAndTheLastOfARepeatedKeyWins() throws {
+        // The root's first `Issues` and `Title` are overruled by later ones; an issue's key may
+        // be written with a reference; an unknown key's value is read (it must be well formed)
+        // and dropped; an item that is not a dictionary is a warning.
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+              <key>Title</key><string>First</string>
+              <key>Issues</key><string>not yet</string>
+              <key>Other</key><array><dict><key>deep</key><true/></dict></array>
+              <key>Issues</key><array>
+                <dict><key>&#73;D</key><string>a</string><key>Title</key><string>T1</string>
+                      <key>Download URL</key><string>a.pdf</string><key>Title</key><string>T2</string>
+                      <key>Unknown</key><dict><key>x</key><integer>1</integer></dict><key></key><string>empty key</string></dict>
+                <string>not an issue</string>
+              </array>
+              <key>Title</key><string>Last</string>
+            </dict></plist>
+            """
+        let catalog = try CatalogReader().catalog(Data(xml.utf8), url: base)
+        XCTAssertEqual(catalog.title, "Last")
+        XCTAssertEqual(catalog.entries.map(\.id), ["a"])
+        XCTAssertEqual(catalog.entries.first?.title, "T2")
+        XCTAssertEqual(catalog.entries.first?.downloadAddress, "https://news.example/catalogs/a.pdf")
+        XCTAssertEqual(catalog.warnings.count, 1, "\(catalog.warnings)")
+        XCTAssertTrue(catalog.warnings[0].description.contains("not a dictionary"), catalog.warnings[0].description)
+
+        let issuesNotAnArray = """
+            <plist version="1.0"><dict><key>Issues</key><array/><key>Issues</key><dict/></dict></plist>
+            """
+        XCTAssertThrowsError(try CatalogReader().catalog(Data(issuesNotAnArray.utf8), url: base)) { error in
+            XCTAssertTrue((error as? NewsstandError)?.message.contains("no `Issues` array") == true, "\(error)")
+        }
+        let malformedAfterTheIssues = """
+            <plist version="1.0"><dict><key>Issues</key><array/><key>Title</key><string>x</dict></plist>
+            """
+        XCTAssertThrowsError(try CatalogReader().catalog(Data(malformedAfterTheIssues.utf8), url: base)) { error in
+            XCTAssertTrue((error as? NewsstandError)?.message.contains("not a valid property list") == true, "\(error)")
+        }
+    }
+
     func testLocalKeysAreTheIDWhenSafeElseAReadableStemAndAStableHash() {
         XCTAssertEqual(LocalKey.make(for: "2026-01"), "2026-01")
         let uuid = LocalKey.make(for: "urn:uuid:6f1c1e8a-2a3b-4c5d-9e8f-0123456789ab")

@@ -41,11 +41,16 @@ public struct PropertyListFormat: CatalogFormat {
                 guard start.first == UInt8(ascii: "<") else {
                     throw NewsstandError.invalidCatalog("is not a property list (neither XML nor binary).")
                 }
-                let root = try XMLPropertyListParser.parse(data, maximumDepth: limits.maximumDepth)
-                let items: [PropertyListValue]
-                (page.title, items) = try Self.issues(in: root)
-                page.entries = try Self.inPieces(items.count) { range, _ throws(PropertyListError) in
-                    range.map { Self.entry(from: items[$0], index: $0) }
+                switch try XMLPropertyListParser.parseCatalog(data, maximumDepth: limits.maximumDepth) {
+                case .issues(let title, let items):
+                    page.title = title
+                    page.entries = try Self.inPieces(items.count) { range, _ throws(PropertyListError) in
+                        range.map { index in items[index].map { Self.entry(from: $0, index: index) } ?? Self.notAnEntry(index) }
+                    }
+                case .missingIssues:
+                    throw Self.missingIssues
+                case .notACatalog:
+                    throw Self.notACatalog
                 }
             }
         } catch let error as PropertyListError {
@@ -56,20 +61,6 @@ public struct PropertyListFormat: CatalogFormat {
             throw NewsstandError.invalidCatalog("is not a valid property list.")
         }
         return page
-    }
-
-    /// The root's title and issues: an array of issues, or a dictionary with `Issues` and `Title`.
-    private static func issues(in root: PropertyListValue) throws(NewsstandError) -> (String?, [PropertyListValue]) {
-        switch root {
-        case .array(let array):
-            return (nil, array)
-        case .dictionary(let dictionary):
-            guard case .array(let array)? = dictionary["Issues"] else { throw missingIssues }
-            if case .string(let string)? = dictionary["Title"] { return (string, array) }
-            return (nil, array)
-        default:
-            throw notACatalog
-        }
     }
 
     private static func readBinary(_ data: Data, maximumDepth: Int) throws -> (String?, [FeedEntry]) {
@@ -157,15 +148,6 @@ public struct PropertyListFormat: CatalogFormat {
         var entry = FeedEntry(index: index)
         entry.problem = .notAnEntry
         return entry
-    }
-
-    private static func entry(from item: PropertyListValue, index: Int) -> FeedEntry {
-        guard case .dictionary(let dictionary) = item else { return notAnEntry(index) }
-        var fields = PropertyListFields()
-        for pair in dictionary.pairs {
-            if let key = PropertyListKey(pair.key) { fields.set(key, pair.value) }
-        }
-        return entry(from: fields, index: index)
     }
 
     /// One issue's fields read by their types; the first that does not fit is the entry's problem.
