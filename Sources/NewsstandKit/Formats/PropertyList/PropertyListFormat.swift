@@ -41,12 +41,13 @@ public struct PropertyListFormat: CatalogFormat {
                 guard start.first == UInt8(ascii: "<") else {
                     throw NewsstandError.invalidCatalog("is not a property list (neither XML nor binary).")
                 }
-                switch try XMLPropertyListParser.parseCatalog(data, maximumDepth: limits.maximumDepth) {
+                let shape = try XMLPropertyListParser.parseCatalog(data, maximumDepth: limits.maximumDepth) { fields, index in
+                    fields.map { Self.entry(from: $0, index: index) } ?? Self.notAnEntry(index)
+                }
+                switch shape {
                 case .issues(let title, let items):
                     page.title = title
-                    page.entries = try Self.inPieces(items.count) { range, _ throws(PropertyListError) in
-                        range.map { index in items[index].map { Self.entry(from: $0, index: index) } ?? Self.notAnEntry(index) }
-                    }
+                    page.entries = items
                 case .missingIssues:
                     throw Self.missingIssues
                 case .notACatalog:

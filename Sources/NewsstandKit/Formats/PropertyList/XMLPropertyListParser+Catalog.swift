@@ -2,9 +2,10 @@ import Foundation
 
 extension XMLPropertyListParser {
     /// What a property list holds, read as a catalog.
-    enum CatalogShape {
-        /// The root's `Title` (a dictionary's) and each issue's known fields (nil: not a dictionary).
-        case issues(title: String?, items: [PropertyListFields?])
+    enum CatalogShape<Item> {
+        /// The root's `Title` (a dictionary's) and each issue as made from its known fields
+        /// (nil: not a dictionary) and its place.
+        case issues(title: String?, items: [Item])
         /// A dictionary without an `Issues` array.
         case missingIssues
         /// Neither an array nor a dictionary.
@@ -14,16 +15,18 @@ extension XMLPropertyListParser {
     /// Reads a property list as a catalog, with the same rules as ``parse(_:maximumDepth:)``:
     /// each issue's keys are matched as bytes and its fields kept by key, never built into a
     /// dictionary of strings first (that, then reading the fields out of it, was a third of
-    /// reading the 100 changed catalogs of a sync).
-    static func parseCatalog(_ data: Data, maximumDepth: Int) throws(PropertyListError) -> CatalogShape {
-        let result = data.withUnsafeBytes { raw -> Result<CatalogShape, PropertyListError> in
+    /// reading the 100 changed catalogs of a sync). Each issue is made by `item` as it is read.
+    static func parseCatalog<Item>(
+        _ data: Data, maximumDepth: Int, item: (PropertyListFields?, Int) -> Item
+    ) throws(PropertyListError) -> CatalogShape<Item> {
+        let result = data.withUnsafeBytes { raw -> Result<CatalogShape<Item>, PropertyListError> in
             var parser = XMLPropertyListParser(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
-            return Result { () throws(PropertyListError) in try parser.catalogDocument() }
+            return Result { () throws(PropertyListError) in try parser.catalogDocument(item) }
         }
         return try result.get()
     }
 
-    private mutating func catalogDocument() throws(PropertyListError) -> CatalogShape {
+    private mutating func catalogDocument<Item>(_ item: (PropertyListFields?, Int) -> Item) throws(PropertyListError) -> CatalogShape<Item> {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         try skipMisc()
         var (tag, empty) = try openTag()
@@ -33,12 +36,12 @@ extension XMLPropertyListParser {
             try skipMisc()
             (tag, empty) = try openTag()
         }
-        let shape: CatalogShape
+        let shape: CatalogShape<Item>
         switch tag {
         case .array:
-            shape = .issues(title: nil, items: try issues(empty: empty, depth: 0))
+            shape = .issues(title: nil, items: try issues(empty: empty, depth: 0, item))
         case .dict:
-            shape = try catalogDictionary(empty: empty)
+            shape = try catalogDictionary(empty: empty, item)
         default:
             _ = try value(tag, empty: empty, depth: 0)
             shape = .notACatalog
@@ -53,10 +56,12 @@ extension XMLPropertyListParser {
     }
 
     /// The root dictionary: its `Issues` and `Title` (the last of each, as in any dictionary).
-    private mutating func catalogDictionary(empty: Bool) throws(PropertyListError) -> CatalogShape {
+    private mutating func catalogDictionary<Item>(
+        empty: Bool, _ item: (PropertyListFields?, Int) -> Item
+    ) throws(PropertyListError) -> CatalogShape<Item> {
         guard 0 < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
         var title: String?
-        var items: [PropertyListFields?]?
+        var items: [Item]?
         if !empty {
             while true {
                 try skipMisc()
@@ -71,7 +76,7 @@ extension XMLPropertyListParser {
                 let (valueTag, valueEmpty) = try openTag()
                 switch (key, valueTag) {
                 case ("Issues", .array):
-                    items = try issues(empty: valueEmpty, depth: 1)
+                    items = try issues(empty: valueEmpty, depth: 1, item)
                 case ("Issues", _):
                     _ = try value(valueTag, empty: valueEmpty, depth: 1)
                     items = nil
@@ -87,10 +92,11 @@ extension XMLPropertyListParser {
         return .issues(title: title, items: items)
     }
 
-    /// An array of issues at `depth`: each dictionary's known fields, nil for anything else.
-    private mutating func issues(empty: Bool, depth: Int) throws(PropertyListError) -> [PropertyListFields?] {
+    /// An array of issues at `depth`, each made from its dictionary's known fields (nil for
+    /// anything but a dictionary).
+    private mutating func issues<Item>(empty: Bool, depth: Int, _ item: (PropertyListFields?, Int) -> Item) throws(PropertyListError) -> [Item] {
         guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
-        var items: [PropertyListFields?] = []
+        var items: [Item] = []
         if empty { return items }
         while true {
             try skipMisc()
@@ -100,10 +106,10 @@ extension XMLPropertyListParser {
             }
             let (itemTag, itemEmpty) = try openTag()
             if itemTag == .dict {
-                items.append(try fields(empty: itemEmpty, depth: depth + 1))
+                items.append(item(try fields(empty: itemEmpty, depth: depth + 1), items.count))
             } else {
                 _ = try value(itemTag, empty: itemEmpty, depth: depth + 1)
-                items.append(nil)
+                items.append(item(nil, items.count))
             }
         }
     }
