@@ -38,7 +38,7 @@ final class MendTests: XCTestCase {
         _ = try store.refreshAndWait().get()
         let issue = try XCTUnwrap(store.issue(withID: "a"))
         let release = DispatchSemaphore(value: 0)
-        Library.journalWillWrite.withLock { $0 = { release.wait() } }
+        Library.journalWillWrite.withLock { $0 = { _ in release.wait() } }
         defer { Library.journalWillWrite.withLock { $0 = nil } }
         harness.newsstand.download(issue)
         // The body arrives in full while the journal is still held.
@@ -49,6 +49,38 @@ final class MendTests: XCTestCase {
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a", as: .pdf) + ".json"),
                        "no stale part info is written after the install")
+    }
+
+    /// Installing waited for every part's pending write, so each install of a sync queued behind
+    /// the other downloads' writes. It waits for its own part's only.
+    func testAnInstallWaitsOnlyForItsOwnPartsWrite() throws {
+        let harness = try StoreHarness()
+        // `a` takes about a second, `b` a moment: b's write is held while a is still downloading.
+        let (dataA, entryA) = harness.serveIssue("a", size: 600_000, seed: 1, throttle: 600_000)
+        let (_, entryB) = harness.serveIssue("b", size: 50_000, seed: 2)
+        harness.serveCatalog([entryA, entryB])
+        let store = harness.makeStore()
+        _ = try store.refreshAndWait().get()
+        let (a, b) = (try XCTUnwrap(store.issue(withID: "a")), try XCTUnwrap(store.issue(withID: "b")))
+        let infoB = store.library.partInfoPath(for: "b", as: .pdf)
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        Library.journalWillWrite.withLock { $0 = { path in if path == infoB { held.signal(); release.wait() } } }
+        defer { Library.journalWillWrite.withLock { $0 = nil } }
+
+        harness.newsstand.download(a)
+        harness.wait(for: a) { if case .downloading(let progress) = $0 { return progress.received > 0 } else { return false } }
+        // a's response came before its first byte: its write is queued; done before b's is held.
+        Library.waitForPartInfo(at: store.library.partInfoPath(for: "a", as: .pdf))
+        harness.newsstand.download(b)
+        XCTAssertEqual(held.wait(timeout: .now() + 20), .success, "b's part info was never written")
+        guard case .downloading = a.state else { return XCTFail("a ended (\(a.state)) before b's write was held: nothing was shown") }
+
+        XCTAssertTrue(harness.waitUntilFinished(a).isDownloaded, "a's install waited for b's write")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), dataA)
+        XCTAssertFalse(b.state.isDownloaded, "b's install waits for b's own write")
+        release.signal()
+        XCTAssertTrue(harness.waitUntilFinished(b).isDownloaded)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: infoB), "no stale part info is left after b's install")
     }
 
     /// Equality said it compared codes, but compared messages too.

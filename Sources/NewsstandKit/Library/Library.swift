@@ -110,8 +110,8 @@ public struct Library: Sendable {
 
     /// Removes every installed file and partial download of the issue, and its folder when empty.
     public func delete(key: String) throws(NewsstandError) {
-        Self.journal.sync {}
         for type in MediaType.allCases {
+            Self.waitForPartInfo(at: partInfoPath(for: key, as: type))
             try FileOps.remove(filePath(for: key, as: type))
             try FileOps.remove(partPath(for: key, as: type))
             try FileOps.remove(partInfoPath(for: key, as: type))
@@ -123,7 +123,7 @@ public struct Library: Sendable {
     }
 
     func discardPart(key: String, type: MediaType) throws(NewsstandError) {
-        Self.journal.sync {}
+        Self.waitForPartInfo(at: partInfoPath(for: key, as: type))
         try FileOps.remove(partPath(for: key, as: type))
         try FileOps.remove(partInfoPath(for: key, as: type))
     }
@@ -191,7 +191,6 @@ public struct Library: Sendable {
     /// name never holds an incomplete file.
     func install(key: String, type: MediaType) throws(NewsstandError) {
         let part = partPath(for: key, as: type)
-        Self.journal.sync {}
         try FileOps.sync(part)
         let serverName = readPartInfo(key: key, type: type)?.serverFileName
         if rename(part, filePath(for: key, as: type)) != 0 { throw FileOps.error(errno, "install", filePath(for: key, as: type)) }
@@ -271,25 +270,51 @@ struct PartInfo: Codable, Equatable {
 }
 
 extension Library {
-    /// Writes of `.part.json` files, in order, off the transfer threads: a sync there would stall
-    /// every transfer on the thread. Installing or discarding a part waits for them first.
+    /// Writes of `.part.json` files, in order, off the transfer threads: a write there would
+    /// stall every transfer on the thread. Installing, discarding or reading a part waits for
+    /// the writes of that part only: waiting for every part's, as it once did, held each install
+    /// of a sync behind the other downloads' writes.
     static let journal = DispatchQueue(label: "newsstand.part-info")
-    /// For tests: runs in the journal before each write.
-    static let journalWillWrite = Locked<(@Sendable () -> Void)?>(nil)
+    /// For tests: runs in the journal before each write, given the path written.
+    static let journalWillWrite = Locked<(@Sendable (String) -> Void)?>(nil)
+    /// The writes queued for each part-info path and not yet done, and a group they are in.
+    private static let pendingWrites = Locked<[String: (count: Int, group: DispatchGroup)]>([:])
+
+    /// Returns once the writes queued for the part info at `path` are done.
+    static func waitForPartInfo(at path: String) {
+        pendingWrites.withLock { $0[path]?.group }?.wait()
+    }
 
     func readPartInfo(key: String, type: MediaType) -> PartInfo? {
-        Self.journal.sync {}
-        guard let data = FileManager.default.contents(atPath: partInfoPath(for: key, as: type)) else { return nil }
+        let path = partInfoPath(for: key, as: type)
+        Self.waitForPartInfo(at: path)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return try? JSONDecoder().decode(PartInfo.self, from: data)
     }
 
-    /// Saves what the partial bytes are, in the background.
+    /// Saves what the partial bytes are, in the background. Not waited onto the disk: it is worth
+    /// as much as the partial bytes it describes, which are not either until they are installed
+    /// (a kill leaves both in the page cache; a power cut may take both).
     func writePartInfo(_ info: PartInfo, key: String, type: MediaType) {
         guard let data = try? JSONEncoder().encode(info) else { return }
         let path = partInfoPath(for: key, as: type)
+        let pending = Self.pendingWrites
+        let group = pending.withLock { writes -> DispatchGroup in
+            var entry = writes[path] ?? (0, DispatchGroup())
+            entry.count += 1
+            entry.group.enter()
+            writes[path] = entry
+            return entry.group
+        }
         Self.journal.async {
-            Self.journalWillWrite.withLock { $0 }?()
-            try? FileOps.writeAtomically(data, to: path)
+            Self.journalWillWrite.withLock { $0 }?(path)
+            try? FileOps.writeAtomically(data, to: path, durable: false)
+            pending.withLock { writes in
+                guard var entry = writes[path] else { return }
+                entry.count -= 1
+                writes[path] = entry.count == 0 ? nil : entry
+            }
+            group.leave()
         }
     }
 }
