@@ -65,13 +65,31 @@ public struct CatalogValidator: Sendable {
             }
             return outcomes
         }
-        var results: [Result<CatalogEntry, CatalogWarning>] = []
-        results.reserveCapacity(items)
+        // Assembled as the pieces come: the first of each local key is kept, later ones become
+        // warnings, numbered among the entries and warnings (a list of results made first, then
+        // walked, was a third of checking a sync's catalogs).
+        var entries: [CatalogEntry] = []
+        entries.reserveCapacity(items)
+        var warnings: [CatalogWarning] = []
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(items)
+        var numbered = 0
         for piece in checked {
             for outcome in piece {
                 switch outcome {
-                case .entry(let entry): results.append(.success(entry))
-                case .warning(let warning): results.append(.failure(warning))
+                case .entry(let entry):
+                    // One lookup for the usual new key; a duplicate puts the first one's position back.
+                    let key = entry.box.fields.localKey
+                    if let first = positions.updateValue(entries.count, forKey: key) {
+                        positions[key] = first
+                        warnings.append(CatalogWarning(.duplicateID, index: numbered, id: entry.box.fields.id))
+                    } else {
+                        entries.append(entry)
+                    }
+                    numbered += 1
+                case .warning(let warning):
+                    warnings.append(warning)
+                    numbered += 1
                 case .nothingToDownload: withoutDownload += 1
                 case .sampleOnly:
                     withoutDownload += 1
@@ -79,7 +97,7 @@ public struct CatalogValidator: Sendable {
                 }
             }
         }
-        var catalog = Self.assemble(title: pages.first?.title.map(Self.clean), results: results)
+        var catalog = Catalog(title: pages.first?.title.map(Self.clean), entries: entries, warnings: warnings, positions: positions)
         catalog.format = pages.first?.format ?? .propertyList
         catalog.search = pages.first?.search
         catalog.navigation = pages.first?.navigation ?? []
@@ -242,31 +260,5 @@ public struct CatalogValidator: Sendable {
             }
         }
         return output
-    }
-}
-
-extension CatalogValidator {
-    /// A catalog of checked entries: the first of each local key is kept, later ones become warnings.
-    private static func assemble(title: String?, results: [Result<CatalogEntry, CatalogWarning>]) -> Catalog {
-        var entries: [CatalogEntry] = []
-        entries.reserveCapacity(results.count)
-        var warnings: [CatalogWarning] = []
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(results.count)
-        for (index, result) in results.enumerated() {
-            switch result {
-            case .success(let entry):
-                // One lookup for the usual new ID; a duplicate puts the first one's position back.
-                if let first = positions.updateValue(entries.count, forKey: entry.localKey) {
-                    positions[entry.localKey] = first
-                    warnings.append(CatalogWarning(.duplicateID, index: index, id: entry.id))
-                } else {
-                    entries.append(entry)
-                }
-            case .failure(let warning):
-                warnings.append(warning)
-            }
-        }
-        return Catalog(title: title, entries: entries, warnings: warnings, positions: positions)
     }
 }
