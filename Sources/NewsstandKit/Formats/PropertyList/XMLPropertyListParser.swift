@@ -199,6 +199,10 @@ struct XMLPropertyListParser {
     mutating func skipMisc() throws(PropertyListError) {
         while true {
             try skipWhitespace()
+            // Between the elements of a catalog there is seldom anything but a tag: only `<!` and
+            // `<?` can start what is skipped.
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "<"),
+                  bytes[index + 1] == UInt8(ascii: "!") || bytes[index + 1] == UInt8(ascii: "?") else { return }
             if starts(with: "<!--") {
                 guard let close = find("-->") else { throw failure("an unterminated comment") }
                 index = close + 3
