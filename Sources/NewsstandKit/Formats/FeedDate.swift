@@ -9,8 +9,7 @@ public enum FeedDate {
     /// `2024-05-01`, `2024-05-01T10:00:00Z`, `…+02:00`, `…T10:00:00.250Z`, `2024-05`, `2024`,
     /// and Baker's `2024-05-01 10:00:00` (taken as UTC).
     public static func iso8601(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8(iso8601)
+        reading(text, iso8601)
     }
 
     /// The same, read where the bytes lie (a feed's date straight from its document: copying
@@ -69,8 +68,13 @@ public enum FeedDate {
     /// `Wed, 01 May 2024 10:00:00 +0000` (the weekday optional, seconds optional, `GMT`, `UT`,
     /// `Z` and the US zone names accepted, a two-digit year read as 19xx or 20xx).
     public static func rfc822(_ text: String) -> Date? {
+        reading(text, rfc822)
+    }
+
+    /// `parse` given the text's own UTF-8 bytes.
+    private static func reading(_ text: String, _ parse: (UnsafeBufferPointer<UInt8>) -> Date?) -> Date? {
         var text = text
-        return text.withUTF8(rfc822)
+        return text.withUTF8(parse)
     }
 
     /// The same, read where the bytes lie.

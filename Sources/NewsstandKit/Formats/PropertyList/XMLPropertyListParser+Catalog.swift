@@ -62,30 +62,20 @@ extension XMLPropertyListParser {
         guard 0 < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
         var title: String?
         var items: [Item]?
-        if !empty {
-            while true {
-                try skipMisc()
-                if atClosingTag {
-                    try closeTag(.dict)
-                    break
-                }
-                let (keyTag, keyEmpty) = try openTag()
-                guard keyTag == .key else { throw failure("a dictionary holds something other than <key> where a key belongs") }
-                let key = keyEmpty ? "" : try text(closing: .key)
-                try skipMisc()
-                let (valueTag, valueEmpty) = try openTag()
-                switch (key, valueTag) {
-                case ("Issues", .array):
-                    items = try issues(empty: valueEmpty, depth: 1, item)
-                case ("Issues", _):
-                    _ = try value(valueTag, empty: valueEmpty, depth: 1)
-                    items = nil
-                case ("Title", _):
-                    let read = try value(valueTag, empty: valueEmpty, depth: 1)
-                    if case .string(let string) = read { title = string } else { title = nil }
-                default:
-                    _ = try value(valueTag, empty: valueEmpty, depth: 1)
-                }
+        while !empty, let key = try nextChild(closing: .dict) {
+            let name = try keyText(key)
+            let value = try nextValue()
+            switch (name, value.tag) {
+            case ("Issues", .array):
+                items = try issues(empty: value.empty, depth: 1, item)
+            case ("Issues", _):
+                _ = try self.value(value.tag, empty: value.empty, depth: 1)
+                items = nil
+            case ("Title", _):
+                let read = try self.value(value.tag, empty: value.empty, depth: 1)
+                if case .string(let string) = read { title = string } else { title = nil }
+            default:
+                _ = try self.value(value.tag, empty: value.empty, depth: 1)
             }
         }
         guard let items else { return .missingIssues }
@@ -97,42 +87,29 @@ extension XMLPropertyListParser {
     private mutating func issues<Item>(empty: Bool, depth: Int, _ item: (PropertyListFields?, Int) -> Item) throws(PropertyListError) -> [Item] {
         guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
         var items: [Item] = []
-        if empty { return items }
-        while true {
-            try skipMisc()
-            if atClosingTag {
-                try closeTag(.array)
-                return items
-            }
-            let (itemTag, itemEmpty) = try openTag()
-            if itemTag == .dict {
-                items.append(item(try fields(empty: itemEmpty, depth: depth + 1), items.count))
+        while !empty, let child = try nextChild(closing: .array) {
+            if child.tag == .dict {
+                items.append(item(try fields(empty: child.empty, depth: depth + 1), items.count))
             } else {
-                _ = try value(itemTag, empty: itemEmpty, depth: depth + 1)
+                _ = try value(child.tag, empty: child.empty, depth: depth + 1)
                 items.append(item(nil, items.count))
             }
         }
+        return items
     }
 
     /// One issue dictionary's known fields; a repeated key keeps its last value.
     private mutating func fields(empty: Bool, depth: Int) throws(PropertyListError) -> PropertyListFields {
         guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
         var fields = PropertyListFields()
-        if empty { return fields }
-        while true {
-            try skipMisc()
-            if atClosingTag {
-                try closeTag(.dict)
-                return fields
-            }
-            let (keyTag, keyEmpty) = try openTag()
-            guard keyTag == .key else { throw failure("a dictionary holds something other than <key> where a key belongs") }
-            let key = keyEmpty ? nil : try knownKey()
-            try skipMisc()
-            let (valueTag, valueEmpty) = try openTag()
-            let read = try value(valueTag, empty: valueEmpty, depth: depth + 1)
+        while !empty, let child = try nextChild(closing: .dict) {
+            guard child.tag == .key else { throw failure("a dictionary holds something other than <key> where a key belongs") }
+            let key = child.empty ? nil : try knownKey()
+            let item = try nextValue()
+            let read = try value(item.tag, empty: item.empty, depth: depth + 1)
             if let key { fields.set(key, read) }
         }
+        return fields
     }
 
     /// The key whose text comes next, if it is one an issue may have: its bytes compared where

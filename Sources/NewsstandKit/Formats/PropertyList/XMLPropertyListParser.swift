@@ -56,32 +56,20 @@ struct XMLPropertyListParser {
             guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
             var dictionary = PropertyListDictionary(minimumCapacity: 8)
             if empty { return .dictionary(dictionary) }
-            while true {
-                try skipMisc()
-                if atClosingTag {
-                    try closeTag(.dict)
-                    return .dictionary(dictionary)
-                }
-                let (keyTag, keyEmpty) = try openTag()
-                guard keyTag == .key else { throw failure("a dictionary holds something other than <key> where a key belongs") }
-                let key = keyEmpty ? "" : try text(closing: .key)
-                try skipMisc()
-                let (valueTag, valueEmpty) = try openTag()
-                dictionary.append(key, try value(valueTag, empty: valueEmpty, depth: depth + 1))
+            while let key = try nextChild(closing: .dict) {
+                let name = try keyText(key)
+                let item = try nextValue()
+                dictionary.append(name, try value(item.tag, empty: item.empty, depth: depth + 1))
             }
+            return .dictionary(dictionary)
         case .array:
             guard depth < maximumDepth else { throw PropertyListError.tooDeep(maximumDepth) }
             var array: [PropertyListValue] = []
             if empty { return .array(array) }
-            while true {
-                try skipMisc()
-                if atClosingTag {
-                    try closeTag(.array)
-                    return .array(array)
-                }
-                let (itemTag, itemEmpty) = try openTag()
-                array.append(try value(itemTag, empty: itemEmpty, depth: depth + 1))
+            while let item = try nextChild(closing: .array) {
+                array.append(try value(item.tag, empty: item.empty, depth: depth + 1))
             }
+            return .array(array)
         case .string:
             return .string(empty ? "" : try text(closing: .string))
         case .integer:
@@ -120,6 +108,30 @@ struct XMLPropertyListParser {
     }
 
     // MARK: Tags
+
+    /// The next child of an open container, opened: nil once its end tag `</tag>` is read.
+    mutating func nextChild(closing tag: Tag) throws(PropertyListError) -> (tag: Tag, empty: Bool)? {
+        try skipMisc()
+        if atClosingTag {
+            try closeTag(tag)
+            return nil
+        }
+        let (child, empty) = try openTag()
+        return (child, empty)
+    }
+
+    /// The value after a dictionary's key, opened.
+    mutating func nextValue() throws(PropertyListError) -> (tag: Tag, empty: Bool) {
+        try skipMisc()
+        let (item, empty) = try openTag()
+        return (item, empty)
+    }
+
+    /// The text of a dictionary's `<key>`, opened as `child` (refused if it is not a key).
+    mutating func keyText(_ child: (tag: Tag, empty: Bool)) throws(PropertyListError) -> String {
+        guard child.tag == .key else { throw failure("a dictionary holds something other than <key> where a key belongs") }
+        return child.empty ? "" : try text(closing: .key)
+    }
 
     var atClosingTag: Bool {
         index + 1 < bytes.count && bytes[index] == UInt8(ascii: "<") && bytes[index + 1] == UInt8(ascii: "/")
