@@ -65,9 +65,9 @@ public struct CatalogValidator: Sendable {
             }
             return outcomes
         }
-        // Assembled as the pieces come: the first of each local key is kept, later ones become
-        // warnings, numbered among the entries and warnings (a list of results made first, then
-        // walked, was a third of checking a sync's catalogs).
+        // Assembled as the pieces come, not through a list of results made first and walked
+        // again: the first of each local key is kept, later ones become warnings, numbered among
+        // the entries and warnings.
         var entries: [CatalogEntry] = []
         entries.reserveCapacity(items)
         var warnings: [CatalogWarning] = []

@@ -7,8 +7,8 @@ import Foundation
 /// not there once threads contended for one (the test server under the kill stress test).
 ///
 /// The value and its mutex are one allocation (a buffer whose tail is the mutex, as swift-nio's
-/// `LockStorage`): every issue of a catalog has one, and a mutex allocated apart was a tenth
-/// of the allocations of a first refresh. Copies share the one value and lock.
+/// `LockStorage`): every issue of a catalog has one, and a mutex allocated apart was one
+/// allocation in twenty of a first refresh. Copies share the one value and lock.
 public struct Locked<Value: Sendable>: @unchecked Sendable {
     private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         deinit {

@@ -14,8 +14,8 @@ extension XMLPropertyListParser {
 
     /// Reads a property list as a catalog, with the same rules as ``parse(_:maximumDepth:)``:
     /// each issue's keys are matched as bytes and its fields kept by key, never built into a
-    /// dictionary of strings first (that, then reading the fields out of it, was a third of
-    /// reading the 100 changed catalogs of a sync). Each issue is made by `item` as it is read.
+    /// dictionary of strings first and read out of it again (which cost a sync of 100 changed
+    /// catalogs 6% of its CPU). Each issue is made by `item` as it is read.
     static func parseCatalog<Item>(
         _ data: Data, maximumDepth: Int, item: (PropertyListFields?, Int) -> Item
     ) throws(PropertyListError) -> CatalogShape<Item> {
