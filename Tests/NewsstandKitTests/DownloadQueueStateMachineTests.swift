@@ -14,8 +14,8 @@ final class DownloadQueueStateMachineTests: XCTestCase {
 
     private func issue(_ id: String, of name: String) -> Issue {
         let entry = CatalogEntry(id: id, title: id, downloadURL: URL(string: "http://127.0.0.1/\(id).pdf")!)
-        return Issue(entry: entry, subscription: name, library: Library(directories: directories, subscriptionName: name),
-                     center: NotificationCenter(), hasFolder: false)
+        let home = Issue.Home(subscription: name, library: Library(directories: directories, subscriptionName: name), center: NotificationCenter())
+        return Issue(entry: entry, home: home, hasFolder: false)
     }
 
     func testSlotsAreGivenInOrderWithinEachSubscriptionsOwnLimit() {

@@ -10,8 +10,8 @@ final class NewestFirstTests: XCTestCase {
     private func issue(_ id: String, _ day: Double?) -> Issue {
         let entry = CatalogEntry(id: id, title: id, releaseDate: day.map { Date(timeIntervalSince1970: $0 * 86_400) },
                                  downloadURL: URL(string: "http://127.0.0.1/\(id).pdf")!)
-        return Issue(entry: entry, subscription: "s", library: Library(directories: directories, subscriptionName: "s"),
-                     center: NotificationCenter(), hasFolder: false)
+        let home = Issue.Home(subscription: "s", library: Library(directories: directories, subscriptionName: "s"), center: NotificationCenter())
+        return Issue(entry: entry, home: home, hasFolder: false)
     }
 
     func testNewestFirstThenCatalogOrderThenUndated() {

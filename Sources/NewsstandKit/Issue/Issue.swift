@@ -57,10 +57,6 @@ public final class Issue: Sendable {
     private let guarded: Locked<Guarded>
 
     /// `hasFolder: false` says the library has nothing for this issue, sparing a look at the disk.
-    convenience init(entry: CatalogEntry, subscription: String, library: Library, center: NotificationCenter, hasFolder: Bool = true) {
-        self.init(entry: entry, home: Home(subscription: subscription, library: library, center: center), hasFolder: hasFolder)
-    }
-
     init(entry: CatalogEntry, home: Home, hasFolder: Bool = true) {
         id = entry.id
         localKey = entry.localKey

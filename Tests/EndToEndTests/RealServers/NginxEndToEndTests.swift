@@ -196,6 +196,26 @@ final class NginxEndToEndTests: XCTestCase {
         }
     }
 
+    /// A catalog's copy is installed without waiting for the disk; a power cut can leave it cut
+    /// short. A sync does not read the copy, so only its recorded size keeps nginx's 304 from
+    /// keeping the short copy for good.
+    func testACopyCutShortIsFetchedWholeByASyncInsteadOfRevalidated() throws {
+        let catalog = nginx.url("/catalog.plist").absoluteString
+        XCTAssertEqual(try runner.run("subscribe", catalog, "--name", "plain").status, 0)
+        let copy = folder.path + "/cache/newsstand/catalogs/plain.catalog"
+        let installed = try XCTUnwrap(FileManager.default.contents(atPath: copy))
+        let synced = try runner.run("sync")
+        XCTAssertEqual(synced.status, 0, synced.error)
+        XCTAssertEqual(nginx.requests(for: "/catalog.plist").map(\.status), [200, 304], "a sound copy is revalidated")
+
+        try installed.prefix(installed.count / 2).write(to: URL(fileURLWithPath: copy))
+        let again = try runner.run("sync")
+        XCTAssertEqual(again.status, 0, again.error)
+        XCTAssertEqual(nginx.requests(for: "/catalog.plist").map(\.status), [200, 304, 200], "the short copy is fetched whole")
+        XCTAssertEqual(FileManager.default.contents(atPath: copy), installed)
+        XCTAssertEqual(try issueIDs(try runner.run("list", "--json", "--offline")), ["a"])
+    }
+
     func testSubscribeRefusesWhatCanNeverWorkAndSavesNothing() throws {
         try nginx.put("page.html", Data("<!DOCTYPE html><html><head><title>Welcome</title></head><body>Hello</body></html>".utf8))
         let config = folder.path + "/config/newsstand/config.toml"
