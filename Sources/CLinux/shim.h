@@ -8,6 +8,7 @@
 #endif
 #include <fcntl.h>
 #include <malloc.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 /* A pipe whose two ends close on exec, made in one step so no concurrent spawn can inherit it. */
@@ -18,6 +19,19 @@ static inline int clinux_pipe_cloexec(int descriptors[2]) {
 /* Starts writing a range of a file to the disk without waiting for it. */
 static inline int clinux_start_writeback(int descriptor, long long offset, long long length) {
     return sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
+}
+
+/* Extended attributes of a file, never of what a symlink points to. */
+static inline int clinux_set_attribute(const char *path, const char *name, const void *value, size_t size) {
+    return lsetxattr(path, name, value, size, 0);
+}
+
+static inline long clinux_get_attribute(const char *path, const char *name, void *value, size_t size) {
+    return (long)lgetxattr(path, name, value, size);
+}
+
+static inline int clinux_remove_attribute(const char *path, const char *name) {
+    return lremovexattr(path, name);
 }
 
 #ifndef M_TOP_PAD

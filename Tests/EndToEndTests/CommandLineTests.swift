@@ -227,6 +227,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(request.headers["if-range"], "\"big-1\"")
         let path = try XCTUnwrap(pdfPath("big", in: try listJSON("--offline")))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), data)
+        // The part's info and the writer's lock leave no file of their own behind.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent), ["big.pdf"])
     }
 
     func testTwoProcessesNeverWriteTheSameIssue() throws {

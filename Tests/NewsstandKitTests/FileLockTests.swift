@@ -1,5 +1,6 @@
 import Foundation
 @testable import NewsstandKit
+import TestSupport
 import XCTest
 
 final class FileLockTests: XCTestCase {
@@ -10,10 +11,12 @@ final class FileLockTests: XCTestCase {
         return folder + "/.lock"
     }
 
-    /// The error taking the lock at `path` meets, or nil when it was taken (and dropped again).
-    private func refusal(_ path: String) -> NewsstandError? {
+    /// The error taking the lock on the file (or the folder) at `path` meets, or nil when it was
+    /// taken (and dropped again).
+    private func refusal(_ path: String, folder: Bool = false) -> NewsstandError? {
         do {
-            let lock = try FileLock(path: path, whenHeld: NewsstandError(.busy, "held"))
+            let held = NewsstandError(.busy, "held")
+            let lock = try folder ? FileLock(folder: path, whenHeld: held) : FileLock(path: path, whenHeld: held)
             _ = consume lock
             return nil
         } catch {
@@ -51,5 +54,40 @@ final class FileLockTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
         XCTAssertNotNil(refusal(path))
         XCTAssertNotEqual(refusal(path)?.code, .busy, "refused as a link, not as held")
+    }
+
+    func testAFolderIsLockedWithoutAFileInIt() throws {
+        let folder = (try temporaryPath() as NSString).deletingLastPathComponent
+        let busy = NewsstandError(.busy, "held")
+        do {
+            let first = try FileLock(folder: folder, whenHeld: busy)
+            XCTAssertEqual(refusal(folder, folder: true)?.code, .busy)
+            _ = consume first
+        }
+        XCTAssertNil(refusal(folder, folder: true))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [])
+        let link = folder + ".link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder)
+        addTeardownBlock { unlink(link) }
+        XCTAssertNotNil(refusal(link, folder: true))
+        XCTAssertNotEqual(refusal(link, folder: true)?.code, .busy, "refused as a link, not as held")
+    }
+
+    /// Deleting an issue leaves its folder while a download holds it, and removes it after
+    /// (with the lock file of versions before folder locks).
+    func testADeletedIssuesFolderGoesOnlyWhenNoDownloadHoldsIt() throws {
+        let data = TemporaryDirectory()
+        let library = Library(directories: Directories.fromEnvironment(data.environment), subscriptionName: "test")
+        try library.prepareFolder(for: "a")
+        let folder = library.folder(for: "a")
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/.lock", contents: nil))
+        do {
+            let held = try FileLock(folder: folder, whenHeld: NewsstandError(.busy, "held"))
+            try library.delete(key: "a")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: folder), "removed under a download")
+            _ = consume held
+        }
+        try library.delete(key: "a")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder))
     }
 }

@@ -241,12 +241,12 @@ final class DownloadQueue: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + policy.networkRecheck, execute: resume)
     }
 
-    /// Takes the issue's lock file, once per job, so that another newsstand process cannot write
+    /// Locks the issue's folder, once per job, so that another newsstand process cannot write
     /// the same part file at the same time.
     private func lockForWriting(_ issue: Issue) throws(NewsstandError) {
         guard !state.withLock({ $0.holdsLock(issue) }) else { return }
         let lock = try FileLock(
-            path: issue.library.folder(for: issue.localKey) + "/.lock",
+            folder: issue.library.folder(for: issue.localKey),
             whenHeld: NewsstandError(.busy, "Another newsstand is already downloading \(issue.address); let it finish."))
         let shared = SharedFileLock(lock)
         state.withLock { $0.lockTaken(issue, shared) }

@@ -116,6 +116,23 @@ enum FileOps {
         clinux_keep_free_memory(Int32(clamping: bytes)) == 1
     }
 
+    /// Sets the extended attribute `name` of the file at `path` (never through a link); false with
+    /// errno set when it cannot be (ENOTSUP where the file system keeps no user attributes).
+    static func setAttribute(_ name: String, _ value: Data, of path: String) -> Bool {
+        value.withUnsafeBytes { clinux_set_attribute(path, name, $0.baseAddress, $0.count) } == 0
+    }
+
+    /// The extended attribute `name` of the file at `path`, up to 4 KiB (what ext4 keeps), or nil.
+    static func attribute(_ name: String, of path: String) -> Data? {
+        var value = [UInt8](repeating: 0, count: 4096)
+        let count = value.withUnsafeMutableBytes { clinux_get_attribute(path, name, $0.baseAddress, $0.count) }
+        return count >= 0 ? Data(value.prefix(count)) : nil
+    }
+
+    static func removeAttribute(_ name: String, of path: String) {
+        _ = clinux_remove_attribute(path, name)
+    }
+
     /// Asks the kernel to start writing a range of a file to the disk, without waiting. Errors
     /// are left to the sync that follows, which reports them.
     static func startWriteback(_ descriptor: Int32, offset: Int64, length: Int64) {

@@ -5,8 +5,8 @@ import Foundation
 /// installed issue.
 ///
 /// Layout: `<data>/<subscription>/<key>/<key>.<type>` (`.pdf`, `.epub`, `.cbz`, `.hpub`), beside
-/// `<key>.<type>.part` while downloading and `<key>.<type>.part.json` (what the partial bytes
-/// are); covers in `<data>/<subscription>/.covers/<key>`, so that an issue has a folder only once
+/// `<key>.<type>.part` while downloading, which carries what its bytes are (``PartInfo``) in an
+/// extended attribute (or, where the file system keeps none, `<key>.<type>.part.json`); covers in `<data>/<subscription>/.covers/<key>`, so that an issue has a folder only once
 /// it has been downloaded. Keys come from ``LocalKey`` and never start with a dot, so `.covers`
 /// is never an issue's folder; every key is checked again before it becomes a path.
 public struct Library: Sendable {
@@ -14,6 +14,10 @@ public struct Library: Sendable {
     public let root: String
     /// The user's newsstand data folder, which may be a link; nothing below it may be.
     private let base: String
+
+    /// The extended attribute of a `.part` file that holds its ``PartInfo``; nil keeps it in a
+    /// file beside the part instead, as on a file system without user attributes.
+    var partInfoAttribute: String? = Self.partInfoAttributeName
 
     public init(directories: Directories, subscriptionName: String) {
         precondition(Subscription.isValidName(subscriptionName) || LocalKey.isValid(subscriptionName), "unsafe subscription name")
@@ -51,7 +55,7 @@ public struct Library: Sendable {
 
     /// Where an HPub is unpacked when first opened.
     public func pagesPath(for key: String) -> String { folder(for: key) + "/" + key + ".pages" }
-    /// What the partial bytes are: their URL and validator.
+    /// Where what the partial bytes are (``PartInfo``) is kept when their file cannot carry it.
     func partInfoPath(for key: String, as type: MediaType) -> String { partPath(for: key, as: type) + ".json" }
     public func coverPath(for key: String) -> String {
         precondition(LocalKey.isValid(key), "unsafe local key reached the library")
@@ -118,8 +122,14 @@ public struct Library: Sendable {
         }
         HPubArchive.removeTree(pagesPath(for: key))
         try FileOps.remove(serverNamePath(for: key))
-        // The writer's lock files go only with the folder, and only when nobody holds them.
-        rmdir(folder(for: key))
+        // The folder goes only when no download holds its lock (a writer in another process
+        // may be about to make its part); the lock file of versions before folder locks with it.
+        let folder = folder(for: key)
+        if let lock = try? FileLock(folder: folder, whenHeld: NewsstandError(.busy, "")) {
+            unlink(folder + "/.lock")
+            rmdir(folder)
+            _ = consume lock
+        }
     }
 
     func discardPart(key: String, type: MediaType) throws(NewsstandError) {
@@ -191,8 +201,10 @@ public struct Library: Sendable {
     /// name never holds an incomplete file.
     func install(key: String, type: MediaType) throws(NewsstandError) {
         let part = partPath(for: key, as: type)
-        try FileOps.sync(part)
         let serverName = readPartInfo(key: key, type: type)?.serverFileName
+        // The installed issue does not carry what its part was.
+        if let partInfoAttribute { FileOps.removeAttribute(partInfoAttribute, of: part) }
+        try FileOps.sync(part)
         if rename(part, filePath(for: key, as: type)) != 0 { throw FileOps.error(errno, "install", filePath(for: key, as: type)) }
         if let serverName { try? FileOps.writeAtomically(Data(serverName.utf8), to: serverNamePath(for: key), durable: false) }
         FileOps.syncDirectory(folder(for: key))
@@ -257,64 +269,5 @@ public struct Library: Sendable {
         try merge(legacy, root)
         FileOps.syncDirectory(base)
         return moved
-    }
-}
-
-/// What a `.part` file holds, saved beside it so that a later run can resume it safely.
-struct PartInfo: Codable, Equatable {
-    var url: String
-    /// The ETag or Last-Modified of the response the bytes came from.
-    var validator: String?
-    /// The file name the server gave the download, kept to be shown.
-    var serverFileName: String?
-}
-
-extension Library {
-    /// Writes of `.part.json` files, in order, off the transfer threads: a write there would
-    /// stall every transfer on the thread. Installing, discarding or reading a part waits for
-    /// the writes of that part only: waiting for every part's, as it once did, held each install
-    /// of a sync behind the other downloads' writes.
-    static let journal = DispatchQueue(label: "newsstand.part-info")
-    /// For tests: runs in the journal before each write, given the path written.
-    static let journalWillWrite = Locked<(@Sendable (String) -> Void)?>(nil)
-    /// The writes queued for each part-info path and not yet done, and a group they are in.
-    private static let pendingWrites = Locked<[String: (count: Int, group: DispatchGroup)]>([:])
-
-    /// Returns once the writes queued for the part info at `path` are done.
-    static func waitForPartInfo(at path: String) {
-        pendingWrites.withLock { $0[path]?.group }?.wait()
-    }
-
-    func readPartInfo(key: String, type: MediaType) -> PartInfo? {
-        let path = partInfoPath(for: key, as: type)
-        Self.waitForPartInfo(at: path)
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(PartInfo.self, from: data)
-    }
-
-    /// Saves what the partial bytes are, in the background. Not waited onto the disk: it is worth
-    /// as much as the partial bytes it describes, which are not either until they are installed
-    /// (a kill leaves both in the page cache; a power cut may take both).
-    func writePartInfo(_ info: PartInfo, key: String, type: MediaType) {
-        guard let data = try? JSONEncoder().encode(info) else { return }
-        let path = partInfoPath(for: key, as: type)
-        let pending = Self.pendingWrites
-        let group = pending.withLock { writes -> DispatchGroup in
-            var entry = writes[path] ?? (0, DispatchGroup())
-            entry.count += 1
-            entry.group.enter()
-            writes[path] = entry
-            return entry.group
-        }
-        Self.journal.async {
-            Self.journalWillWrite.withLock { $0 }?(path)
-            try? FileOps.writeAtomically(data, to: path, durable: false)
-            pending.withLock { writes in
-                guard var entry = writes[path] else { return }
-                entry.count -= 1
-                writes[path] = entry.count == 0 ? nil : entry
-            }
-            group.leave()
-        }
     }
 }
