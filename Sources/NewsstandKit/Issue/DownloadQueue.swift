@@ -9,7 +9,6 @@ final class DownloadQueue: Sendable {
     private let state: Locked<DownloadQueueStateMachine>
     private let engine: TransferEngine
     private let policy: DownloadPolicy
-    private let verification = DispatchQueue(label: "newsstand.verify", attributes: .concurrent)
     /// Called when an issue is installed, before its state says so.
     private let installed: @Sendable (Issue) -> Void
 
@@ -152,14 +151,14 @@ final class DownloadQueue: Sendable {
             let resumed = offset > 0 && !result.restarted
             state.withLock { $0.verifying(issue) }
             let digest = result.bodyDigest
-            verification.async { [self] in verifyAndInstall(issue, resumed: resumed, digest: digest) }
+            Self.verification().async { [self] in verifyAndInstall(issue, resumed: resumed, digest: digest) }
         case 416:
             // Complete only if the server's size (Content-Range: bytes */N) is the part's size;
             // otherwise the bytes are not what the server has now: start over.
             let partSize = FileOps.regularFileSize(library.partPath(for: key, as: type)) ?? 0
             if let total = ContentRange.unsatisfiedTotal(result.response.contentRange), total == partSize, partSize > 0 {
                 state.withLock { $0.verifying(issue) }
-                verification.async { [self] in verifyAndInstall(issue, resumed: true, digest: nil) }
+                Self.verification().async { [self] in verifyAndInstall(issue, resumed: true, digest: nil) }
             } else {
                 try? library.discardPart(key: key, type: type)
                 let failure = NewsstandError(.rangeMismatch, "The server no longer has the bytes asked for; starting over.", retryable: true)
@@ -175,6 +174,16 @@ final class DownloadQueue: Sendable {
                 end(issue, .failed(failure))
             }
         }
+    }
+
+    /// A queue for one issue's verification and install, which spend most of their time waiting
+    /// for the disk (the install's flush). A queue of its own runs on a thread of its own: on a
+    /// shared concurrent queue, Linux's dispatch runs about one thread per core, so two installs
+    /// waiting for the disk held back the other installs and the catalogs still being read (a
+    /// refresh's work runs on the same global pool). A sync of 100 new 1 MiB issues took 515 and
+    /// 609 ms that way, 480 and 565 ms this way (two sets of 11 and 15 interleaved runs).
+    private static func verification() -> DispatchQueue {
+        DispatchQueue(label: "newsstand.verify")
     }
 
     private func verifyAndInstall(_ issue: Issue, resumed: Bool, digest: GrowingFileDigest?) {
