@@ -52,6 +52,8 @@ struct NewsstandCommand: ParsableCommand {
         do {
             command = try parseAsRoot(arguments)
         } catch {
+            // No exit while libcurl is loading, whichever way the process ends.
+            TransferEngine.finishLoadingLibrary()
             // --help, --version and `help` print what was asked for.
             guard exitCode(for: error) != .success else { exit(withError: error) }
             var reason = message(for: error).split(separator: "\n").first.map(String.init) ?? "the arguments are not right"
@@ -64,7 +66,9 @@ struct NewsstandCommand: ParsableCommand {
         do {
             try command.run()
         } catch {
+            TransferEngine.finishLoadingLibrary()
             exit(withError: error)
         }
+        TransferEngine.finishLoadingLibrary()
     }
 }

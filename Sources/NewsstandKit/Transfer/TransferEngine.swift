@@ -17,8 +17,22 @@ public final class TransferEngine: Sendable {
     /// Opens libcurl on a thread of its own now, so that a command about to fetch does not wait
     /// for the loader (libcurl and its TLS libraries, 3–4 ms) after it has read its arguments.
     public static func loadLibraryInBackground() {
-        Thread.detachNewThread { _ = CurlLibrary.shared }
+        libraryLoading.enter()
+        Thread.detachNewThread {
+            _ = CurlLibrary.shared
+            libraryLoading.leave()
+        }
     }
+
+    /// Returns once a load begun by ``loadLibraryInBackground()`` is done; to be called before
+    /// the process exits. An exit while libcurl is still initialising OpenSSL runs OpenSSL's exit
+    /// handlers under that initialisation, which then crashes on a freed lock (`newsstand --help`
+    /// crashed about once in a hundred runs so).
+    public static func finishLoadingLibrary() {
+        libraryLoading.wait()
+    }
+
+    private static let libraryLoading = DispatchGroup()
 
     /// Connections to one host at once, across every subscription, unless configured otherwise.
     public static let defaultHostConnections = 2
