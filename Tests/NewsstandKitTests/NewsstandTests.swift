@@ -294,6 +294,32 @@ final class NewsstandTests: XCTestCase {
         publication.server.stop()
     }
 
+    /// A sync for a process that ends with it keeps no catalog it is done with: the downloads
+    /// finish and are reported, and only the budget's stores still hold their issues.
+    func testASyncNotKeepingIssuesDropsThemOnceItsDownloadsAreStarted() throws {
+        let harness = try StoreHarness()
+        let eager = try Publication("eager") { $0.autoDownload = .latest(1) }
+        let kept = try Publication("kept") { $0.keepIssues = 5 }
+        let files = eager.serve(["e1", "e2"])
+        kept.serve(["k1", "k2", "k3"])
+        let newsstand = harness.makeNewsstand([eager.subscription, kept.subscription])
+        let dropped = NotificationCounter(Store.issuesDidChangeNotification, center: harness.center, object: newsstand.stores[0])
+
+        let report = try newsstand.sync(keepingIssues: false)
+        XCTAssertTrue(report.succeeded, "\(report.outcomes.map(\.refresh))")
+        XCTAssertEqual(report.outcomes.map(\.downloaded), [["e2"], []])
+        XCTAssertEqual(try report.outcomes[0].refresh.get().totalIssues, 2)
+        XCTAssertEqual(newsstand.store(named: "eager")?.numberOfIssues, 0, "dropped once its download was started")
+        XCTAssertEqual(dropped.value, 1, "read once, never read again for the budget")
+        XCTAssertEqual(newsstand.store(named: "kept")?.numberOfIssues, 3, "the budget's store keeps its issues")
+        let store = try XCTUnwrap(newsstand.store(named: "eager"))
+        XCTAssertTrue(store.loadCache())
+        let installed = try XCTUnwrap(store.issue(withID: "e2")?.installedPath)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: installed)), files["e2"])
+        eager.server.stop()
+        kept.server.stop()
+    }
+
     func testTheBudgetRemovesOnlyReadUnpinnedClosedIssuesOldestFirst() throws {
         let harness = try StoreHarness()
         let publication = try Publication("weekly") { $0.keepIssues = 1 }

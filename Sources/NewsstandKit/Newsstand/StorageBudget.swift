@@ -39,14 +39,17 @@ public struct StorageBudget: Sendable {
         }
     }
 
+    /// Whether the budget looks at `store`'s issues: it keeps a count or a size, or the newsstand a maximum.
+    static func isBudgeted(_ store: Store, in newsstand: Newsstand) -> Bool {
+        newsstand.configuration.maxStorage != nil || store.subscription.keepIssues != nil || store.subscription.keepBytes != nil
+    }
+
     /// Removes what the budget asks for and returns what went.
     public static func apply(to newsstand: Newsstand) -> [Removal] {
         let maximum = newsstand.configuration.maxStorage
         // Without a budget nothing goes: /proc is not walked and no folder is measured (a sync of
         // a hundred subscriptions ends here).
-        let budgeted = maximum != nil ? newsstand.stores : newsstand.stores.filter {
-            $0.subscription.keepIssues != nil || $0.subscription.keepBytes != nil
-        }
+        let budgeted = newsstand.stores.filter { isBudgeted($0, in: newsstand) }
         guard !budgeted.isEmpty else { return [] }
         let active = Set(newsstand.activeIssues.map(\.address))
         let open = OpenFiles.paths(under: newsstand.configuration.directories.data + "/")

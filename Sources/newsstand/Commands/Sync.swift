@@ -31,7 +31,8 @@ extension NewsstandCommand {
                 logger.info("sync started", metadata: ["subscriptions": "\(newsstand.stores.count)"])
                 let report: Newsstand.SyncReport
                 do {
-                    report = try newsstand.sync()
+                    // The process ends with the sync: no catalog is kept once it is done with.
+                    report = try newsstand.sync(keepingIssues: false)
                 } catch {
                     logger.notice("sync skipped: \((error as? NewsstandError)?.message ?? "\(error)")")
                     throw error
