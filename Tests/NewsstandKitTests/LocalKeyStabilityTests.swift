@@ -29,4 +29,13 @@ final class LocalKeyStabilityTests: XCTestCase {
             XCTAssertEqual(LocalKey.make(for: id), reference(id), id.debugDescription)
         }
     }
+
+    /// The folder names earlier versions gave catalogs are found again: the hash written as
+    /// Python's hashlib writes it.
+    func testTheLegacyKeyAndHexAreAsEarlierVersionsWroteThem() throws {
+        XCTAssertEqual(Hex.string([0x00, 0x0F, 0xA5, 0xFF]), "000fa5ff")
+        XCTAssertEqual(Hex.string([UInt8]()), "")
+        let url = try XCTUnwrap(URL(string: "https://example.com/feeds/Weekly-News.plist"))
+        XCTAssertEqual(Library.legacyKey(for: url), "weeklynews-5ab22a4bdd")
+    }
 }

@@ -31,7 +31,7 @@ public struct Library: Sendable {
         let slug = String(stem.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
             .prefix(32).map(Character.init))
         let digest = SHA256.hash(data: Data(catalogURL.absoluteString.utf8))
-        let hex = digest.prefix(5).map { String(format: "%02x", $0) }.joined()
+        let hex = Hex.string(digest.prefix(5))
         return (slug.isEmpty ? "catalog" : slug) + "-" + hex
     }
 
@@ -194,7 +194,7 @@ public struct Library: Sendable {
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
             offset += off_t(count)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.string(hasher.finalize())
     }
 
     /// Makes the verified partial file the installed issue: flushed, then renamed, so the final

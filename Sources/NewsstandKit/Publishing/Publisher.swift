@@ -134,7 +134,7 @@ public struct Publisher {
         defer { try? handle.close() }
         var hasher = SHA256()
         while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.string(hasher.finalize())
     }
 
     /// Writes `data` unless the file holds the same bytes already; says whether it wrote.

@@ -102,7 +102,7 @@ public final class HTTPAuthenticator: Sendable {
     }
 
     static func makeClientNonce() -> String {
-        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) })
     }
 
     private static func quoted(_ text: String) -> String {
@@ -110,10 +110,10 @@ public final class HTTPAuthenticator: Sendable {
     }
 
     static func md5Hex(_ text: String) -> String {
-        Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.string(Insecure.MD5.hash(data: Data(text.utf8)))
     }
 
     static func sha256Hex(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.string(SHA256.hash(data: Data(text.utf8)))
     }
 }

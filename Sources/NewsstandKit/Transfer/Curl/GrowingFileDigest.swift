@@ -71,7 +71,7 @@ final class GrowingFileDigest: @unchecked Sendable {
         // The file is read to the end: its descriptor goes now, not when the last queued worker lets go.
         close(descriptor)
         descriptor = -1
-        return taken.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.string(taken.finalize())
     }
 
     private func hashInBackground() {
