@@ -76,7 +76,7 @@ final class AuthenticationTests: XCTestCase {
         XCTAssertEqual(harness.server.requests(for: "/catalog.plist").count, 6)
 
         // What was learned is in the cache's info, never the password.
-        let info = try String(contentsOfFile: harness.directories.cache + "/catalogs/test.json", encoding: .utf8)
+        let info = String(decoding: try XCTUnwrap(FileOps.attribute(CatalogCache.infoAttributeName, of: store.cache.catalogPath)), as: UTF8.self)
         XCTAssertTrue(info.contains("\"digest\""), info)
         XCTAssertFalse(info.contains("digest-pw-1"))
     }

@@ -33,15 +33,17 @@ final class StoreCatalogTests: XCTestCase {
         let fetched = Date(timeIntervalSince1970: 1_795_993_805.75)
         let info = CatalogCache.Info(url: "http://127.0.0.1/c.plist", etag: "\"e\"", fetchedAt: fetched, freshUntil: fetched.addingTimeInterval(3_600),
                                      retryNotBefore: Date(timeIntervalSince1970: -86_400 * 366))
-        try cache.writeInfo(info, durable: false)
-        let written = try String(contentsOfFile: cache.infoPath, encoding: .utf8)
+        try cache.writeInfo(info)
+        let written = String(decoding: try XCTUnwrap(FileOps.attribute(CatalogCache.infoAttributeName, of: cache.catalogPath)), as: UTF8.self)
         XCTAssertTrue(written.contains("\"fetchedAt\":\"2026-11-29T23:10:05Z\""), written)
         XCTAssertTrue(written.contains("\"retryNotBefore\":\"1968-12-31T00:00:00Z\""), written)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.infoPath), "kept with the copy, no file beside it")
         let read = try XCTUnwrap(cache.readInfo())
         XCTAssertEqual(read.fetchedAt, Date(timeIntervalSince1970: 1_795_993_805))
         XCTAssertEqual(read.freshUntil, Date(timeIntervalSince1970: 1_795_993_805 + 3_600))
 
-        // What earlier versions wrote with Foundation's ISO 8601 strategy reads the same.
+        // What earlier versions wrote, a file beside the copy with Foundation's ISO 8601 strategy, reads the same.
+        FileOps.removeAttribute(CatalogCache.infoAttributeName, of: cache.catalogPath)
         let foundation = JSONEncoder()
         foundation.dateEncodingStrategy = .iso8601
         try foundation.encode(info).write(to: URL(fileURLWithPath: cache.infoPath))
@@ -112,24 +114,26 @@ final class StoreCatalogTests: XCTestCase {
         return (harness, store)
     }
 
-    func testA304IsRecordedAsTheInfoFilesTimeAndAnythingElseNewIsWritten() throws {
+    func testA304IsRecordedAsTheCopysTimeAndAnythingElseNewIsWritten() throws {
         let (harness, first) = try cachedCatalog(etag: "\"cat-7\"")
-        let infoPath = first.cache.infoPath
-        func inode() throws -> Int { try XCTUnwrap(FileManager.default.attributesOfItem(atPath: infoPath)[.systemFileNumber] as? Int) }
+        let copyPath = first.cache.catalogPath
+        func inode() throws -> Int { try XCTUnwrap(FileManager.default.attributesOfItem(atPath: copyPath)[.systemFileNumber] as? Int) }
+        func kept() -> Data? { FileOps.attribute(CatalogCache.infoAttributeName, of: copyPath) }
         // The first check an hour ago, so that the next one is later to the second.
         var info = try XCTUnwrap(first.cache.readInfo())
         let firstCheck = info.fetchedAt.addingTimeInterval(-3_600)
         info.fetchedAt = firstCheck
         try first.cache.writeInfo(info)
         XCTAssertEqual(first.cache.readInfo()?.fetchedAt, firstCheck)
-        let written = try Data(contentsOf: URL(fileURLWithPath: infoPath))
+        let written = try XCTUnwrap(kept())
         let writtenInode = try inode()
 
-        // Nothing but the time is new: the same file, the same bytes, a later check.
+        // Nothing but the time is new: the same copy, the same info, a later check.
         let second = harness.makeStore()
         XCTAssertFalse(try second.refreshAndWait().get().changed)
-        XCTAssertEqual(try inode(), writtenInode, "a 304 made a new info file")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: infoPath)), written)
+        XCTAssertEqual(try inode(), writtenInode, "a 304 replaced the copy")
+        XCTAssertEqual(kept(), written)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: first.cache.infoPath))
         let secondCheck = try XCTUnwrap(second.cache.readInfo()?.fetchedAt)
         XCTAssertGreaterThan(secondCheck, firstCheck.addingTimeInterval(3_000))
         XCTAssertEqual(second.catalogFetchedAt.map { $0.timeIntervalSince1970.rounded(.down) }, secondCheck.timeIntervalSince1970)
@@ -140,7 +144,8 @@ final class StoreCatalogTests: XCTestCase {
                                                      contentType: "application/xml", etag: "\"cat-7\"", extraHeaders: ["Cache-Control: max-age=600"]))
         let third = harness.makeStore()
         XCTAssertFalse(try third.refreshAndWait().get().changed)
-        XCTAssertNotEqual(try inode(), writtenInode)
+        XCTAssertNotEqual(kept(), written, "the max-age is written")
+        XCTAssertEqual(try inode(), writtenInode, "into the same copy")
         let freshUntil = try XCTUnwrap(third.cache.readInfo()?.freshUntil)
         XCTAssertGreaterThan(freshUntil, Date().addingTimeInterval(500))
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(third.cache.readInfo()?.fetchedAt), secondCheck)
@@ -201,9 +206,9 @@ final class StoreCatalogTests: XCTestCase {
 
     func testALostInfoLeavesTheCopyUsableAndTheNextRefreshFetchesItWhole() throws {
         let (harness, first) = try cachedCatalog(etag: "\"cat-9\"")
-        let infoPath = first.cache.infoPath
-        // What a power cut can leave of a file written without waiting for the disk.
-        XCTAssertTrue(FileManager.default.createFile(atPath: infoPath, contents: Data()))
+        let copyPath = first.cache.catalogPath
+        // What a power cut can leave of an attribute written without waiting for the disk: none.
+        FileOps.removeAttribute(CatalogCache.infoAttributeName, of: copyPath)
 
         let reader = harness.makeStore()
         XCTAssertTrue(reader.loadCache(), "the copy was hidden by its lost info")
@@ -214,7 +219,7 @@ final class StoreCatalogTests: XCTestCase {
         XCTAssertNil(request.headers["if-none-match"], "no validators without an info")
         XCTAssertEqual(first.cache.readInfo()?.etag, "\"cat-9\"", "the info is written anew")
 
-        XCTAssertTrue(FileManager.default.createFile(atPath: infoPath, contents: Data("{\"url\":".utf8)))
+        XCTAssertTrue(FileOps.setAttribute(CatalogCache.infoAttributeName, Data("{\"url\":".utf8), of: copyPath))
         harness.server.stop()
         let offline = harness.makeStore()
         XCTAssertThrowsError(try offline.refreshAndWait().get())

@@ -5,9 +5,13 @@ import Foundation
 /// The copy is a property list as the server sent it, or a feed's pages written as one snapshot
 /// (``CatalogSnapshot``) with the secrets of its subscription's URL masked; either is read back
 /// through the same reader and validator as any catalog (a snapshot of this version as written).
-/// The copy and what is known of it (validators, when it was fetched) are written through a
-/// temporary file and a rename, so that a crash or a full disk leaves the previous copy whole; a
-/// check that finds the copy unchanged only sets the info file's time (``recordCheck(_:previous:)``).
+/// The copy is written through a temporary file and a rename, so that a crash or a full disk
+/// leaves the previous copy whole. What is known of it (validators, when it was fetched) is an
+/// extended attribute of the copy, set before the rename, so that the two move into place
+/// together; a check that finds the copy unchanged only sets the copy's time
+/// (``recordCheck(_:previous:)``). Where the file system refuses the attribute (no user
+/// attributes, an info larger than it keeps), the info is the `.json` file beside the copy, as
+/// versions before kept it, and is read there.
 public struct CatalogCache: Sendable {
     /// What is known of the cached copy.
     public struct Info: Codable, Sendable, Equatable {
@@ -38,6 +42,11 @@ public struct CatalogCache: Sendable {
         public var copySize: Int64?
     }
 
+    /// The extended attribute of the copy that holds its ``Info``; nil keeps the info in the file
+    /// beside the copy instead, as on a file system without user attributes.
+    var infoAttribute: String? = Self.infoAttributeName
+    static let infoAttributeName = "user.newsstand.info"
+
     public let folder: String
     /// The cached catalog: a snapshot of the catalog as read (a copy made by a version before
     /// snapshots holds a property list as the server sent it, read the same way).
@@ -67,7 +76,9 @@ public struct CatalogCache: Sendable {
         guard FileOps.regularFileSize(catalogPath) == nil, legacy + ".catalog" != catalogPath else { return }
         // `.plist` from versions before subscriptions; `.catalog` from a one-off `--catalog` run.
         for suffix in [".plist", ".catalog"] where FileOps.regularFileSize(legacy + suffix) != nil {
-            if rename(legacy + ".json", infoPath) == 0 { rename(legacy + suffix, catalogPath) }
+            // The info moves with the copy: as its attribute, or as the file an earlier version wrote.
+            rename(legacy + ".json", infoPath)
+            rename(legacy + suffix, catalogPath)
             return
         }
     }
@@ -78,21 +89,22 @@ public struct CatalogCache: Sendable {
 
     /// What is known of the cached copy, without reading the copy; nil when there is no copy.
     ///
-    /// An info that is missing or does not decode (a power cut can leave it empty: it is written
-    /// without waiting for the disk) does not hide a good copy: the copy is then known only by
-    /// the time it was written, with no validators, so the next refresh fetches the catalog whole.
-    /// So is a copy whose size is not the one installed (a power cut can cut it short too): a
-    /// server's 304 would otherwise keep it. An empty copy is none.
+    /// An info that is missing or does not decode (a power cut can lose it or leave it empty: it
+    /// is written without waiting for the disk) does not hide a good copy: the copy is then known
+    /// only by the time it was written, with no validators, so the next refresh fetches the
+    /// catalog whole. So is a copy whose size is not the one installed (a power cut can cut it
+    /// short too): a server's 304 would otherwise keep it. An empty copy is none.
     func readInfo() -> Info? {
         guard let size = FileOps.regularFileSize(catalogPath), size > 0 else { return nil }
-        guard let infoData = FileManager.default.contents(atPath: infoPath),
+        let attached = infoAttribute.flatMap { FileOps.attribute($0, of: catalogPath) }
+        guard let infoData = attached ?? FileManager.default.contents(atPath: infoPath),
               var info = try? Self.decoder.decode(Info.self, from: infoData),
               info.copySize.map({ $0 == size }) ?? true else {
             return FileOps.modificationDate(catalogPath).map { Info(url: "", fetchedAt: $0) }
         }
-        // The info file's modification time is the last check (see ``recordCheck(_:previous:)``),
-        // to the second like every date the info keeps.
-        if let modified = FileOps.modificationDate(infoPath) {
+        // The modification time of what holds the info is the last check (see
+        // ``recordCheck(_:previous:)``), to the second like every date the info keeps.
+        if let modified = FileOps.modificationDate(attached != nil ? catalogPath : infoPath) {
             let checked = Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down))
             if checked > info.fetchedAt { info.fetchedAt = checked }
         }
@@ -152,33 +164,71 @@ public struct CatalogCache: Sendable {
     /// where the file system does not write a replaced file's data first (ext4 does): it is a
     /// cache, fetched again whole, as its recorded size tells (see ``readInfo()``), and one that
     /// no longer reads is set aside. Downloads, which are not fetched again, do wait for the disk.
+    ///
+    /// The info goes in as an attribute of the new copy, so that copy and info are replaced in one
+    /// rename. A file per catalog written and renamed beside it cost more than its bytes: on a
+    /// file system without a journal, making a file scans the inode table past the files deleted
+    /// in the last minutes (a sync of 100 changed catalogs with nothing to download: 454 → 422 ms, 15 runs).
     func installDownload(info: Info) throws(NewsstandError) {
         var info = info
         info.copySize = FileOps.regularFileSize(downloadPath)
+        let attached = attach(info, to: downloadPath)
         if rename(downloadPath, catalogPath) != 0 { throw FileOps.error(errno, "save", catalogPath) }
-        // Not waited for either: lost, it costs one whole fetch (see ``readInfo()``).
-        try writeInfo(info, durable: false)
+        if attached {
+            // An info file of an earlier version (or of a copy that could not carry it) is stale now.
+            unlink(infoPath)
+        } else {
+            // Not waited for either: lost, it costs one whole fetch (see ``readInfo()``).
+            try writeInfoFile(info)
+        }
     }
 
-    /// Saves what is known of the copy. `durable: false` skips the sync to the disk, for news that
-    /// may be lost: a power cut can then leave no info, and the next refresh fetches the catalog
-    /// whole, which is safe; the copy stays usable offline meanwhile.
-    func writeInfo(_ info: Info, durable: Bool = true) throws(NewsstandError) {
+    /// Saves what is known of the copy, without waiting for the disk: news that may be lost. A
+    /// power cut can then leave no info, and the next refresh fetches the catalog whole, which is
+    /// safe; the copy stays usable offline meanwhile.
+    func writeInfo(_ info: Info) throws(NewsstandError) {
+        if attach(info, to: catalogPath) {
+            unlink(infoPath)
+            return
+        }
+        // The copy cannot carry it (or there is none yet): the file, and no attribute left to be
+        // read before it.
+        if let infoAttribute { FileOps.removeAttribute(infoAttribute, of: catalogPath) }
+        try writeInfoFile(info)
+    }
+
+    /// Sets `info` as the attribute of the file at `path`, and the file's time to when the info
+    /// was fetched; false when the file cannot carry it.
+    private func attach(_ info: Info, to path: String) -> Bool {
+        guard let infoAttribute, let data = try? Self.encoder.encode(info),
+              FileOps.setAttribute(infoAttribute, data, of: path) else { return false }
+        try? FileOps.setModificationDate(path, to: info.fetchedAt)
+        return true
+    }
+
+    private func writeInfoFile(_ info: Info) throws(NewsstandError) {
         guard let data = try? Self.encoder.encode(info) else { return }
-        try FileOps.writeAtomically(data, to: infoPath, durable: durable)
+        try FileOps.writeAtomically(data, to: infoPath, durable: false)
         try? FileOps.setModificationDate(infoPath, to: info.fetchedAt)
     }
 
+    /// Where the info is: the copy (its attribute) or the file beside it. The file is kept only
+    /// where the copy cannot carry the info, or by a version before this one.
+    private var infoHolder: String {
+        if let infoAttribute, FileOps.attribute(infoAttribute, of: catalogPath) != nil { return catalogPath }
+        return FileOps.regularFileSize(infoPath) != nil ? infoPath : catalogPath
+    }
+
     /// Records a check that found the copy unchanged (a 304). When only the time of the check is
-    /// new, that time becomes the info file's modification time and nothing is written: a new
-    /// file renamed over the old one costs ext4 an inode and a flush of its blocks, 0.3 ms a
-    /// catalog, most of a sync of a hundred unchanged ones. Anything else new (a max-age, a pause
-    /// lifted) is written whole as before.
+    /// new, that time becomes the modification time of what holds the info and nothing is
+    /// written: a new info file renamed over the old one cost ext4 an inode and a flush of its
+    /// blocks, 0.3 ms a catalog, most of a sync of a hundred unchanged ones. Anything else new (a
+    /// max-age, a pause lifted) is written whole.
     func recordCheck(_ info: Info, previous: Info) throws(NewsstandError) {
         var unchanged = info
         unchanged.fetchedAt = previous.fetchedAt
-        if unchanged == previous, (try? FileOps.setModificationDate(infoPath, to: info.fetchedAt)) != nil { return }
-        try writeInfo(info, durable: false)
+        if unchanged == previous, (try? FileOps.setModificationDate(infoHolder, to: info.fetchedAt)) != nil { return }
+        try writeInfo(info)
     }
 
     /// Tells the process-wide authenticator what an earlier process learned of how `url`'s

@@ -1,4 +1,5 @@
 import Foundation
+@testable import NewsstandKit
 import TestSupport
 import XCTest
 
@@ -171,14 +172,15 @@ final class NginxEndToEndTests: XCTestCase {
         XCTAssertEqual(try runner.run("refresh").status, 0)
         XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").map(\.status), [401, 200, 304], "a new process knows it too: answered (and revalidated) in one request")
         XCTAssertTrue(nginx.requests.allSatisfy { $0.authorization == "-" || $0.authorization.hasPrefix("Basic ") })
-        // Another 304 with nothing new writes nothing: the same info file, the same bytes.
-        let info = folder.path + "/cache/newsstand/catalogs/members.json"
-        let (bytes, inode) = (FileManager.default.contents(atPath: info), try FileManager.default.attributesOfItem(atPath: info)[.systemFileNumber] as? Int)
+        // Another 304 with nothing new writes nothing: the same copy, the same info (its attribute).
+        let copy = folder.path + "/cache/newsstand/catalogs/members.catalog"
+        let (bytes, inode) = (FileOps.attribute(CatalogCache.infoAttributeName, of: copy), try FileManager.default.attributesOfItem(atPath: copy)[.systemFileNumber] as? Int)
         XCTAssertNotNil(bytes)
         XCTAssertEqual(try runner.run("refresh").status, 0)
         XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").map(\.status), [401, 200, 304, 304])
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: info)[.systemFileNumber] as? Int, inode)
-        XCTAssertEqual(FileManager.default.contents(atPath: info), bytes)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: copy)[.systemFileNumber] as? Int, inode)
+        XCTAssertEqual(FileOps.attribute(CatalogCache.infoAttributeName, of: copy), bytes)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path + "/cache/newsstand/catalogs/members.json"))
 
         var wrong: CommandRunner = runner
         wrong.environment["NGINX_PASSWORD"] = "not-it-at-all"
@@ -191,8 +193,11 @@ final class NginxEndToEndTests: XCTestCase {
         XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").suffix(1).map(\.status), [401])
         XCTAssertEqual(nginx.requests(for: "/private/catalog.plist").count, 5)
         for file in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
-            let data = FileManager.default.contents(atPath: folder.path + "/" + file) ?? Data()
-            XCTAssertNil(data.range(of: Data("n9inx-pass-7".utf8)), "the password is in \(file)")
+            let path = folder.path + "/" + file
+            let kept = [CatalogCache.infoAttributeName, Library.partInfoAttributeName].compactMap { FileOps.attribute($0, of: path) }
+            for data in [FileManager.default.contents(atPath: path) ?? Data()] + kept {
+                XCTAssertNil(data.range(of: Data("n9inx-pass-7".utf8)), "the password is in \(file) or its attributes")
+            }
         }
     }
 
