@@ -76,6 +76,20 @@ final class PartInfoTests: XCTestCase {
         XCTAssertEqual(try contents(library), [])
     }
 
+    /// An attribute larger than ext4 keeps (XFS, btrfs and tmpfs keep up to 64 KiB) is read whole,
+    /// not taken for none: an info that large would otherwise never be found again.
+    func testAnAttributeLargerThanExt4KeepsIsReadWhole() throws {
+        let path = "/dev/shm/newsstand-attribute-\(UUID().uuidString)"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data()))
+        defer { unlink(path) }
+        let value = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        guard FileOps.setAttribute(Library.partInfoAttributeName, value, of: path) else {
+            throw XCTSkip("/dev/shm keeps no attribute of 10,000 bytes here (errno \(errno))")
+        }
+        XCTAssertEqual(FileOps.attribute(Library.partInfoAttributeName, of: path), value)
+        XCTAssertNil(FileOps.attribute("user.newsstand.none", of: path))
+    }
+
     /// A part left by a version that kept its info in `.part.json` resumes with its validator.
     func testAPartOfAnEarlierVersionResumes() throws {
         let harness = try StoreHarness()

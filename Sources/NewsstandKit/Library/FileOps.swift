@@ -122,11 +122,21 @@ enum FileOps {
         value.withUnsafeBytes { clinux_set_attribute(path, name, $0.baseAddress, $0.count) } == 0
     }
 
-    /// The extended attribute `name` of the file at `path`, up to 4 KiB (what ext4 keeps), or nil.
+    /// The extended attribute `name` of the file at `path` (never through a link), or nil when it
+    /// has none. Read into 4 KiB first (all ext4 keeps); a larger one, as XFS and btrfs keep, is
+    /// measured and read again.
     static func attribute(_ name: String, of path: String) -> Data? {
-        var value = [UInt8](repeating: 0, count: 4096)
-        let count = value.withUnsafeMutableBytes { clinux_get_attribute(path, name, $0.baseAddress, $0.count) }
-        return count >= 0 ? Data(value.prefix(count)) : nil
+        var capacity = 4096
+        while true {
+            var value = [UInt8](repeating: 0, count: capacity)
+            let count = value.withUnsafeMutableBytes { clinux_get_attribute(path, name, $0.baseAddress, $0.count) }
+            if count >= 0 { return Data(value.prefix(count)) }
+            guard errno == ERANGE else { return nil }
+            // Measured, then read again into at least twice the room, in case it grew meanwhile.
+            let size = clinux_get_attribute(path, name, nil, 0)
+            guard size > 0 else { return nil }
+            capacity = max(Int(size), capacity * 2)
+        }
     }
 
     static func removeAttribute(_ name: String, of path: String) {

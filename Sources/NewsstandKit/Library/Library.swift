@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Layout: `<data>/<subscription>/<key>/<key>.<type>` (`.pdf`, `.epub`, `.cbz`, `.hpub`), beside
 /// `<key>.<type>.part` while downloading, which carries what its bytes are (``PartInfo``) in an
-/// extended attribute (or, where the file system keeps none, `<key>.<type>.part.json`); covers in `<data>/<subscription>/.covers/<key>`, so that an issue has a folder only once
-/// it has been downloaded. Keys come from ``LocalKey`` and never start with a dot, so `.covers`
+/// extended attribute (or, where the file system keeps none, `<key>.<type>.part.json`); covers
+/// in `<data>/<subscription>/.covers/<key>`, so that an issue has a folder only once it has been
+/// downloaded. Keys come from ``LocalKey`` and never start with a dot, so `.covers`
 /// is never an issue's folder; every key is checked again before it becomes a path.
 public struct Library: Sendable {
     /// The folder of this subscription's issues.
