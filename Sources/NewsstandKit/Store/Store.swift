@@ -145,7 +145,7 @@ public final class Store: Sendable {
         subscription.url.isFileURL ? (try? refreshAndWait().get()) != nil : loadCache()
     }
 
-    /// What the cached copy's small info file says (its title, issue count and when it was
+    /// What the cached copy's small info says (its title, issue count and when it was
     /// fetched) without reading the catalog: a newsstand's first frame of many publications.
     public var cachedSummary: (title: String?, issueCount: Int?, fetchedAt: Date)? {
         guard !subscription.url.isFileURL, let info = cache.readInfo() else { return nil }

@@ -117,7 +117,7 @@ final class NewsstandPage: ShelfPage {
         var title = store.displayTitle
         var issueCount = store.numberOfIssues
         if !loaded, let summary = context.cachedSummary(store) {
-            // Before its copy is read: what the copy's info file says.
+            // Before its copy is read: what the copy's info says.
             if store.subscription.title == nil, let cachedTitle = summary.title { title = cachedTitle }
             issueCount = summary.issueCount ?? 0
         }

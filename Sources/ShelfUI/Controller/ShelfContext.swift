@@ -40,7 +40,7 @@ final class ShelfContext {
     private var countsStale: Set<String>? = nil
     /// Stores whose cached copy has been read (or found missing) since the shelf opened.
     let loadedStores = Locked(Set<String>())
-    /// What each cached copy's info file said, read once, for the cards drawn before the copies.
+    /// What each cached copy's info said, read once, for the cards drawn before the copies.
     private var cachedSummaries: [String: (title: String?, issueCount: Int?, fetchedAt: Date)?] = [:]
     /// Pages fetched for browse pages, handed over from the background, by request number.
     let fetched = Locked<[(request: Int, result: Result<FeedBrowser.CheckedPage, NewsstandError>)]>([])

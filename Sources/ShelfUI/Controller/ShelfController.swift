@@ -103,7 +103,7 @@ public final class ShelfController {
             store.refresh { [newsstand, store] _ in newsstand.resumeInterruptedDownloads(in: store) }
             return
         }
-        // Many: the first frame is drawn from each copy's small info file; the copies are read
+        // Many: the first frame is drawn from each copy's small info; the copies are read
         // on other threads, and each refresh starts once every copy is in.
         let stores = newsstand.stores
         DispatchQueue.global(qos: .userInitiated).async { [newsstand, signals = context.signals, loadedStores = context.loadedStores] in
