@@ -8,8 +8,14 @@
 #endif
 #include <fcntl.h>
 #include <malloc.h>
-#include <sys/xattr.h>
 #include <unistd.h>
+
+/* glibc's own declarations (sys/xattr.h), written out: that header brings sys/types.h and with
+   it sys/select.h's fd_set, which a clean build then finds defined twice, here and in Dispatch's
+   module. */
+extern int lsetxattr(const char *path, const char *name, const void *value, size_t size, int flags);
+extern ssize_t lgetxattr(const char *path, const char *name, void *value, size_t size);
+extern int lremovexattr(const char *path, const char *name);
 
 /* A pipe whose two ends close on exec, made in one step so no concurrent spawn can inherit it. */
 static inline int clinux_pipe_cloexec(int descriptors[2]) {
