@@ -93,8 +93,6 @@ extension Newsstand {
 extension Newsstand {
     /// Whether a sync must look at a subscription's issues: to download some, or to keep the disk in budget.
     func needsIssues(_ store: Store) -> Bool {
-        let subscription = store.subscription
-        return subscription.autoDownload != .none || subscription.keepIssues != nil || subscription.keepBytes != nil
-            || configuration.maxStorage != nil
+        store.subscription.autoDownload != .none || StorageBudget.isBudgeted(store, in: self)
     }
 }
