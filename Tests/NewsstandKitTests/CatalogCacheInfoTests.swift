@@ -64,7 +64,7 @@ final class CatalogCacheInfoTests: XCTestCase {
         XCTAssertEqual(cache.readInfo()?.url, long)
     }
 
-    func testWithoutAttributesTheInfoAndItsCheckTimeAreTheFile() throws {
+    func testWithoutAttributesTheInfoIsTheFileAndTheCheckTimeStillTheCopys() throws {
         var cache = try cache()
         cache.infoAttribute = nil
         try install("copy one", etag: "\"1\"", into: cache)
@@ -72,12 +72,19 @@ final class CatalogCacheInfoTests: XCTestCase {
         let previous = try XCTUnwrap(cache.readInfo())
         XCTAssertEqual(previous.etag, "\"1\"")
 
-        // A 304 an hour later: only the time is new, and it is the file's.
+        // A 304 an hour later: only the time is new, and it is the copy's; the file is not touched.
+        let file = try Data(contentsOf: URL(fileURLWithPath: cache.infoPath))
         var checked = previous
         checked.fetchedAt = fetched.addingTimeInterval(3_600)
         try cache.recordCheck(checked, previous: previous)
         XCTAssertEqual(cache.readInfo()?.fetchedAt, fetched.addingTimeInterval(3_600))
-        XCTAssertEqual(FileOps.modificationDate(cache.infoPath), fetched.addingTimeInterval(3_600))
+        XCTAssertEqual(FileOps.modificationDate(cache.catalogPath), fetched.addingTimeInterval(3_600))
+        XCTAssertEqual(FileOps.modificationDate(cache.infoPath), fetched)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache.infoPath)), file)
+
+        // An earlier version recorded its checks as the file's time: a later one there still counts.
+        try FileOps.setModificationDate(cache.infoPath, to: fetched.addingTimeInterval(7_200))
+        XCTAssertEqual(cache.readInfo()?.fetchedAt, fetched.addingTimeInterval(7_200))
     }
 
     func testWithAttributesTheCheckTimeIsTheCopysAndNothingIsWritten() throws {

@@ -41,11 +41,19 @@ final class PartInfoTests: XCTestCase {
         XCTAssertEqual(try contents(library), ["a.pdf", "a.server-name"])
     }
 
-    func testAnInfoWrittenBeforeTheTransferMadeThePartMakesAnEmptyPart() throws {
+    func testAnInfoWithNoPartToCarryItIsAFileAndMakesNoPart() throws {
         let library = try library()
         written(info, library)
         XCTAssertEqual(library.readPartInfo(key: "a", type: .pdf), info)
-        XCTAssertEqual(FileOps.regularFileSize(library.partPath(for: "a", as: .pdf)), 0)
+        XCTAssertEqual(try contents(library), ["a.pdf.part.json"])
+
+        // Once the part is there, it carries the next info, and the file goes.
+        try Data("%PDF-1.4 part".utf8).write(to: URL(fileURLWithPath: library.partPath(for: "a", as: .pdf)))
+        var next = info
+        next.validator = "\"v2\""
+        written(next, library)
+        XCTAssertEqual(library.readPartInfo(key: "a", type: .pdf), next)
+        XCTAssertEqual(try contents(library), ["a.pdf.part"])
     }
 
     func testAnInfoTheFileSystemRefusesIsAFileBesideThePartAndReplacesTheAttribute() throws {

@@ -51,4 +51,48 @@ final class TransferEngineTests: XCTestCase {
             }
         }
     }
+
+    /// What a caller records of a response (a part's validator) is recorded on a destination that
+    /// exists and holds only this answer's bytes; an answer the transfer refuses is never reported.
+    func testAResponseIsReportedOnceItsDestinationIsOpenAndNeverWhenTheAnswerIsRefused() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = TemporaryDirectory()
+        let body = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0) })
+        server.serve("/f", .init(body: body))
+        let engine = TransferEngine(threadCount: 1, hostConnections: 0)
+
+        func run(_ request: TransferRequest) -> (destinationSize: Int64??, result: TransferResult?) {
+            let seen = Locked<Int64??>(nil)
+            let finished = Locked<TransferResult?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            _ = engine.start(request, handlers: TransferHandlers(
+                response: { _ in seen.withLock { $0 = .some(Self.size(of: request.destination)) } },
+                completion: { result in
+                    finished.withLock { $0 = result }
+                    done.signal()
+                }))
+            XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+            return (seen.withLock { $0 }, finished.withLock { $0 })
+        }
+
+        // A part of an earlier answer, longer than where this one is asked to start.
+        let destination = folder.path + "/f.part"
+        try Data(repeating: 7, count: 30_000).write(to: URL(fileURLWithPath: destination))
+        var refused = TransferRequest(url: server.url("/f"), destination: destination)
+        refused.maximumBytes = 10_000
+        let (refusedSeen, refusedResult) = run(refused)
+        XCTAssertEqual(refusedResult?.failure?.code, .tooLarge)
+        XCTAssertTrue(refusedSeen == nil, "a refused answer is not reported")
+        XCTAssertEqual(Self.size(of: destination), 30_000, "and it touched nothing")
+
+        let (seen, result) = run(TransferRequest(url: server.url("/f"), destination: destination))
+        XCTAssertNil(result?.failure)
+        XCTAssertEqual(seen, .some(.some(0)), "reported with the destination open and cut to where the body starts")
+        XCTAssertEqual(FileManager.default.contents(atPath: destination), body)
+    }
+
+    private static func size(of path: String) -> Int64? {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value
+    }
 }

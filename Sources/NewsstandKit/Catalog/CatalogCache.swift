@@ -96,15 +96,16 @@ public struct CatalogCache: Sendable {
     /// short too): a server's 304 would otherwise keep it. An empty copy is none.
     func readInfo() -> Info? {
         guard let size = FileOps.regularFileSize(catalogPath), size > 0 else { return nil }
-        let attached = infoAttribute.flatMap { FileOps.attribute($0, of: catalogPath) }
-        guard let infoData = attached ?? FileManager.default.contents(atPath: infoPath),
+        guard let (infoData, attached) = infoRecord.read(),
               var info = try? Self.decoder.decode(Info.self, from: infoData),
               info.copySize.map({ $0 == size }) ?? true else {
             return FileOps.modificationDate(catalogPath).map { Info(url: "", fetchedAt: $0) }
         }
-        // The modification time of what holds the info is the last check (see
-        // ``recordCheck(_:previous:)``), to the second like every date the info keeps.
-        if let modified = FileOps.modificationDate(attached != nil ? catalogPath : infoPath) {
+        // The copy's modification time is the last check (see ``recordCheck(_:previous:)``), to
+        // the second like every date the info keeps; an info file's may be later, where an
+        // earlier version recorded its checks there.
+        let holders = attached ? [catalogPath] : [catalogPath, infoPath]
+        for modified in holders.compactMap(FileOps.modificationDate) {
             let checked = Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down))
             if checked > info.fetchedAt { info.fetchedAt = checked }
         }
@@ -172,14 +173,20 @@ public struct CatalogCache: Sendable {
     func installDownload(info: Info) throws(NewsstandError) {
         var info = info
         info.copySize = FileOps.regularFileSize(downloadPath)
-        let attached = attach(info, to: downloadPath)
+        guard let data = try? Self.encoder.encode(info) else { return }
+        let onDownload = AttachedRecord(holder: downloadPath, attribute: infoAttribute, fallback: infoPath)
+        let attached = onDownload.attach(data)
+        if attached { try? FileOps.setModificationDate(downloadPath, to: info.fetchedAt) }
         if rename(downloadPath, catalogPath) != 0 { throw FileOps.error(errno, "save", catalogPath) }
         if attached {
             // An info file of an earlier version (or of a copy that could not carry it) is stale now.
             unlink(infoPath)
         } else {
-            // Not waited for either: lost, it costs one whole fetch (see ``readInfo()``).
-            try writeInfoFile(info)
+            // After the copy, never before: an info left with the copy it does not describe
+            // would lend that copy its validators. Not waited for either: lost, it costs one
+            // whole fetch (see ``readInfo()``).
+            try infoRecord.keepBeside(data)
+            try? FileOps.setModificationDate(infoPath, to: info.fetchedAt)
         }
     }
 
@@ -187,47 +194,25 @@ public struct CatalogCache: Sendable {
     /// power cut can then leave no info, and the next refresh fetches the catalog whole, which is
     /// safe; the copy stays usable offline meanwhile.
     func writeInfo(_ info: Info) throws(NewsstandError) {
-        if attach(info, to: catalogPath) {
-            unlink(infoPath)
-            return
-        }
-        // The copy cannot carry it (or there is none yet): the file, and no attribute left to be
-        // read before it.
-        if let infoAttribute { FileOps.removeAttribute(infoAttribute, of: catalogPath) }
-        try writeInfoFile(info)
-    }
-
-    /// Sets `info` as the attribute of the file at `path`, and the file's time to when the info
-    /// was fetched; false when the file cannot carry it.
-    private func attach(_ info: Info, to path: String) -> Bool {
-        guard let infoAttribute, let data = try? Self.encoder.encode(info),
-              FileOps.setAttribute(infoAttribute, data, of: path) else { return false }
-        try? FileOps.setModificationDate(path, to: info.fetchedAt)
-        return true
-    }
-
-    private func writeInfoFile(_ info: Info) throws(NewsstandError) {
         guard let data = try? Self.encoder.encode(info) else { return }
-        try FileOps.writeAtomically(data, to: infoPath, durable: false)
-        try? FileOps.setModificationDate(infoPath, to: info.fetchedAt)
+        let attached = try infoRecord.write(data)
+        try? FileOps.setModificationDate(attached ? catalogPath : infoPath, to: info.fetchedAt)
     }
 
-    /// Where the info is: the copy (its attribute) or the file beside it. The file is kept only
-    /// where the copy cannot carry the info, or by a version before this one.
-    private var infoHolder: String {
-        if let infoAttribute, FileOps.attribute(infoAttribute, of: catalogPath) != nil { return catalogPath }
-        return FileOps.regularFileSize(infoPath) != nil ? infoPath : catalogPath
+    /// Where the copy's info is kept: the copy's attribute, else the file beside it.
+    private var infoRecord: AttachedRecord {
+        AttachedRecord(holder: catalogPath, attribute: infoAttribute, fallback: infoPath)
     }
 
     /// Records a check that found the copy unchanged (a 304). When only the time of the check is
-    /// new, that time becomes the modification time of what holds the info and nothing is
-    /// written: a new info file renamed over the old one cost ext4 an inode and a flush of its
-    /// blocks, 0.3 ms a catalog, most of a sync of a hundred unchanged ones. Anything else new (a
-    /// max-age, a pause lifted) is written whole.
+    /// new, that time becomes the copy's modification time and nothing is written, wherever the
+    /// info is kept: a new info file renamed over the old one cost ext4 an inode and a flush of
+    /// its blocks, 0.3 ms a catalog, most of a sync of a hundred unchanged ones. Anything else
+    /// new (a max-age, a pause lifted) is written whole.
     func recordCheck(_ info: Info, previous: Info) throws(NewsstandError) {
         var unchanged = info
         unchanged.fetchedAt = previous.fetchedAt
-        if unchanged == previous, (try? FileOps.setModificationDate(infoHolder, to: info.fetchedAt)) != nil { return }
+        if unchanged == previous, (try? FileOps.setModificationDate(catalogPath, to: info.fetchedAt)) != nil { return }
         try writeInfo(info)
     }
 

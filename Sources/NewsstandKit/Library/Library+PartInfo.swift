@@ -9,13 +9,9 @@ struct PartInfo: Codable, Equatable {
     var serverFileName: String?
 }
 
-/// A part's info is an extended attribute of the part itself: no file is made, renamed or
-/// removed for it. On a file system without a journal (as on the machine the bench runs on),
-/// making a file scans the inode table past every file deleted in the last minutes: 100 info
-/// files written through a temporary file and removed at install took 47 ms, the same 100
-/// attributes set and removed 1.5 ms. A file system that refuses the attribute (one without
-/// user attributes, or an info larger than it keeps) gets the `.part.json` file beside the part,
-/// which is also where versions before this one kept it, and is still read.
+/// A part's info is an ``AttachedRecord`` of the part: the extended attribute
+/// `user.newsstand.part`, or the `.part.json` file beside the part where the file system refuses
+/// the attribute, which is also where versions before this one kept it, and is still read.
 extension Library {
     static let partInfoAttributeName = "user.newsstand.part"
 
@@ -38,8 +34,7 @@ extension Library {
     func readPartInfo(key: String, type: MediaType) -> PartInfo? {
         let path = partInfoPath(for: key, as: type)
         Self.waitForPartInfo(at: path)
-        let kept = partInfoAttribute.flatMap { FileOps.attribute($0, of: partPath(for: key, as: type)) }
-        guard let data = kept ?? FileManager.default.contents(atPath: path) else { return nil }
+        guard let (data, _) = partInfoRecord(for: key, as: type).read() else { return nil }
         return try? JSONDecoder().decode(PartInfo.self, from: data)
     }
 
@@ -49,8 +44,7 @@ extension Library {
     func writePartInfo(_ info: PartInfo, key: String, type: MediaType) {
         guard let data = try? JSONEncoder().encode(info) else { return }
         let path = partInfoPath(for: key, as: type)
-        let part = partPath(for: key, as: type)
-        let attribute = partInfoAttribute
+        let record = partInfoRecord(for: key, as: type)
         let pending = Self.pendingWrites
         let group = pending.withLock { writes -> DispatchGroup in
             var entry = writes[path] ?? (0, DispatchGroup())
@@ -61,7 +55,8 @@ extension Library {
         }
         Self.journal.async {
             Self.journalWillWrite.withLock { $0 }?(path)
-            Self.keep(data, with: part, as: attribute, orIn: path)
+            // The transfer reports its response once the part is open, so the part is there to carry it.
+            _ = try? record.write(data)
             pending.withLock { writes in
                 guard var entry = writes[path] else { return }
                 entry.count -= 1
@@ -71,21 +66,8 @@ extension Library {
         }
     }
 
-    /// Keeps `data` as the part's `attribute`, or in the file at `path` when the part cannot
-    /// carry it. Links are never followed.
-    private static func keep(_ data: Data, with part: String, as attribute: String?, orIn path: String) {
-        if let attribute {
-            if FileOps.setAttribute(attribute, data, of: part) { return }
-            if errno == ENOENT {
-                // The transfer makes its part just after the response is reported: make it first
-                // (the transfer opens it without truncating an empty file).
-                let descriptor = open(part, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-                if descriptor >= 0 { close(descriptor) }
-                if FileOps.setAttribute(attribute, data, of: part) { return }
-            }
-            // An attribute left by an earlier response would be read before the file.
-            FileOps.removeAttribute(attribute, of: part)
-        }
-        try? FileOps.writeAtomically(data, to: path, durable: false)
+    /// Where the info of the part of `key` is kept.
+    func partInfoRecord(for key: String, as type: MediaType) -> AttachedRecord {
+        AttachedRecord(holder: partPath(for: key, as: type), attribute: partInfoAttribute, fallback: partInfoPath(for: key, as: type))
     }
 }

@@ -216,7 +216,6 @@ final class EasyTransfer: CurlEasyDelegate {
             return
         }
         if status == 401, AuthenticationDocument.isDocumentType(response.contentType) { challengeBody = Data() }
-        handlers.response(response)
         let resumable = request.resumeOffset > 0 && !request.url.isFileURL
         var base: Int64 = 0
         switch status {
@@ -240,6 +239,7 @@ final class EasyTransfer: CurlEasyDelegate {
                 return
             }
         default:
+            handlers.response(response)
             return
         }
         do throws(NewsstandError) {
@@ -247,7 +247,13 @@ final class EasyTransfer: CurlEasyDelegate {
             wroteBody = true
         } catch {
             failure = error
+            return
         }
+        // Reported once the destination is open and cut to where this body starts, and never for
+        // an answer refused above or a destination that cannot be opened: what the caller records
+        // of the response (a part's validator) then describes the bytes on disk, and the part it
+        // records it on exists.
+        handlers.response(response)
     }
 
     // MARK: Completion
