@@ -101,6 +101,48 @@ final class ReadingStateTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: path + "-wal", encoding: .isoLatin1).isEmpty, false, "WAL mode")
     }
 
+    /// A first load's back issues are one list of keys, not a row each; each gets a row only
+    /// when it is marked, and keeps the record it had: seen at the first load, not new.
+    func testAFirstLoadMakesNoRowsAndABackIssueMarkedLaterWasSeenAtTheFirstLoad() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/reading.sqlite3"
+        let state = try ReadingState(path: path)
+        let keys = (0..<5_000).map { "k\($0)" }
+        let first = try state.load(subscription: "s", keys: keys, at: Date(timeIntervalSince1970: 1_000))
+        XCTAssertEqual(first.firstSeen, 5_000)
+        XCTAssertEqual(try rows(path), 0, "no row per back issue")
+        let untouched = try XCTUnwrap(state.record(subscription: "s", key: "k42"))
+        XCTAssertEqual(untouched.firstSeen, Date(timeIntervalSince1970: 1_000))
+        XCTAssertFalse(untouched.arrivedLater)
+        XCTAssertNil(state.record(subscription: "s", key: "never-listed"))
+        XCTAssertEqual(state.allRecords()["s"]?.count, 5_000)
+
+        try state.setRead(true, subscription: "s", keys: ["k7"], at: Date(timeIntervalSince1970: 1_500))
+        try state.setPinned(true, subscription: "elsewhere", keys: ["k7"])
+        XCTAssertEqual(try rows(path), 2)
+        let marked = try XCTUnwrap(state.record(subscription: "s", key: "k7"))
+        XCTAssertEqual(marked.firstSeen, Date(timeIntervalSince1970: 1_000), "seen at the first load, not when marked")
+        XCTAssertFalse(marked.arrivedLater)
+        XCTAssertEqual(marked.readAt, Date(timeIntervalSince1970: 1_500))
+
+        // A changed catalog: only the key never listed is new; a back issue that left and came
+        // back is not.
+        let changed = try state.load(subscription: "s", keys: Array(keys.dropFirst(100)) + ["fresh"], at: Date(timeIntervalSince1970: 2_000))
+        XCTAssertEqual(changed.firstSeen, 1)
+        XCTAssertTrue(changed.record(for: "fresh").isNew)
+        XCTAssertTrue(changed.record(for: "k7").isRead)
+        let back = try state.load(subscription: "s", keys: keys, at: Date(timeIntervalSince1970: 3_000))
+        XCTAssertEqual(back.firstSeen, 0)
+        XCTAssertFalse(back.record(for: "k3").isNew)
+        XCTAssertEqual(try rows(path), 3, "one more row: the issue that arrived later")
+    }
+
+    private func rows(_ path: String) throws -> Int64 {
+        var count: Int64 = -1
+        try SQLiteDatabase(path: path).read { try $0.query("SELECT count(*) FROM issue") { count = $0.integer(0) } }
+        return count
+    }
+
     /// A database made by the versions that kept their schema with GRDB (its migrations table,
     /// no user_version) opens with every record and gains what this version adds.
     func testADatabaseFromTheGRDBVersionsKeepsItsRecordsAndIsBroughtUpToDate() throws {
@@ -130,7 +172,7 @@ final class ReadingStateTests: XCTestCase {
         XCTAssertTrue(loaded.record(for: "k2").isNew, "the subscription's first load was the old version's")
         var version: Int64 = 0
         try SQLiteDatabase(path: path).read { try $0.query("PRAGMA user_version") { version = $0.integer(0) } }
-        XCTAssertEqual(version, 2)
+        XCTAssertEqual(version, 3)
         let reopened = try ReadingState(path: path)
         XCTAssertEqual(try reopened.load(subscription: "s", keys: ["k1", "k2"]).firstSeen, 0, "the key set of the last load was kept")
     }

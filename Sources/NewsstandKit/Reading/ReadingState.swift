@@ -5,6 +5,12 @@ import Foundation
 ///
 /// The database is in WAL mode, so a shelf and a `sync` (two processes) read and write it at
 /// once; each change is one short transaction, and a writer waits up to ten seconds for another.
+///
+/// The issues of a subscription's first load are back issues with one and the same record
+/// (seen at that load, untouched): they are kept as the list of their keys beside the
+/// subscription, and an issue gets a row of its own only when it arrives later or is marked.
+/// A row each for a first load of 10,000 issues took a fifth of that first refresh, and put a
+/// megabyte in the log to be copied into the database as the process ended.
 public final class ReadingState: Sendable {
     /// One issue's record.
     public struct Record: Sendable, Equatable {
@@ -60,6 +66,11 @@ public final class ReadingState: Sendable {
         """
         ALTER TABLE subscription ADD COLUMN catalog_keys INTEGER;
         ALTER TABLE subscription ADD COLUMN catalog_digest INTEGER;
+        """,
+        // The keys of the first load, as a JSON list: those issues have no rows of their own
+        // until they are marked. (Subscriptions first loaded before this keep their rows.)
+        """
+        ALTER TABLE subscription ADD COLUMN first_keys TEXT;
         """,
     ]
 
@@ -124,34 +135,37 @@ public final class ReadingState: Sendable {
         let (firstLoaded, firstSeen) = try write { connection -> (Double, Int) in
             var firstLoaded: Double?
             try connection.query("SELECT first_loaded FROM subscription WHERE name = ?", [.text(subscription)]) { firstLoaded = $0.real(0) }
-            let firstLoad = firstLoaded == nil
-            let loaded = firstLoaded ?? date.timeIntervalSince1970
-            if firstLoad {
-                try connection.execute("INSERT INTO subscription (name, first_loaded) VALUES (?, ?)", [.text(subscription), .real(loaded)])
-            }
-            // A changed catalog is mostly the issues already recorded: they are read in one pass
-            // over the subscription's rows and left out, rather than each looked up by the insert
-            // (a thousand lookups were a tenth of a sync of a hundred subscriptions).
+            // Keys with rows: usually none at a first load (an issue marked before any load, by a
+            // script's `mark`, has one). A changed catalog is mostly the issues already recorded:
+            // they are read in one pass and left out, rather than each looked up by the insert (a
+            // thousand lookups were a tenth of a sync of a hundred subscriptions).
             var recorded = Set<String>()
-            if !firstLoad {
-                try connection.query("SELECT key FROM issue WHERE subscription = ?", [.text(subscription)]) { recorded.insert($0.text(0)) }
+            try connection.query("SELECT key FROM issue WHERE subscription = ?", [.text(subscription)]) { recorded.insert($0.text(0)) }
+            guard let firstLoaded else {
+                let loaded = date.timeIntervalSince1970
+                try connection.execute("""
+                    INSERT INTO subscription (name, first_loaded, first_keys, catalog_keys, catalog_digest) VALUES (?, ?, ?, ?, ?)
+                    """, [.text(subscription), .real(loaded), .text(Self.jsonArray(keys)), .integer(Int64(keys.count)), .integer(digest)])
+                // A catalog's keys are distinct.
+                return (loaded, recorded.isEmpty ? keys.count : keys.count { !recorded.contains($0) })
             }
-            let unseen = recorded.isEmpty ? keys : keys.filter { !recorded.contains($0) }
+            try connection.query("SELECT value FROM json_each((SELECT first_keys FROM subscription WHERE name = ?))", [.text(subscription)]) {
+                recorded.insert($0.text(0))
+            }
+            let unseen = keys.filter { !recorded.contains($0) }
             var added = 0
             if !unseen.isEmpty {
                 // One statement for every key (SQLite walks the list): a row bound and run per key
-                // was a tenth of a first refresh of 10,000 issues. A back issue of a first load is
-                // seen when the subscription was first loaded; a key already recorded stays as it is.
+                // was a tenth of a first refresh of 10,000 issues.
                 try connection.execute("""
                     INSERT OR IGNORE INTO issue (subscription, key, first_seen, arrived_later)
-                    SELECT ?, value, ?, ? FROM json_each(?)
-                    """, [.text(subscription), .real(firstLoad ? loaded : date.timeIntervalSince1970), .integer(firstLoad ? 0 : 1),
-                          .text(Self.jsonArray(unseen))])
+                    SELECT ?, value, ?, 1 FROM json_each(?)
+                    """, [.text(subscription), .real(date.timeIntervalSince1970), .text(Self.jsonArray(unseen))])
                 added = connection.changes
             }
             try connection.execute("UPDATE subscription SET catalog_keys = ?, catalog_digest = ? WHERE name = ?",
                                    [.integer(Int64(keys.count)), .integer(digest), .text(subscription)])
-            return (loaded, added)
+            return (firstLoaded, added)
         }
         return Snapshot(records: sparseRecords(subscription), untouched: Self.untouched(since: firstLoaded), firstSeen: firstSeen)
     }
@@ -223,12 +237,29 @@ public final class ReadingState: Sendable {
 
     /// One issue's record.
     public func record(subscription: String, key: String) -> Record? {
-        (try? database.read { try Self.fetch($0, "WHERE subscription = ? AND key = ?", [.text(subscription), .text(key)]) })?[subscription]?[key]
+        let found = try? database.read { connection -> Record? in
+            if let row = try Self.fetch(connection, "WHERE subscription = ? AND key = ?", [.text(subscription), .text(key)])[subscription]?[key] {
+                return row
+            }
+            var firstLoaded: Double?
+            try connection.query("""
+                SELECT first_loaded FROM subscription, json_each(subscription.first_keys) WHERE name = ? AND value = ?
+                """, [.text(subscription), .text(key)]) { firstLoaded = $0.real(0) }
+            return firstLoaded.map(Self.untouched(since:))
+        }
+        return found ?? nil
     }
 
-    /// Every record, by subscription and key.
+    /// Every record, by subscription and key: the first loads' back issues included.
     public func allRecords() -> [String: [String: Record]] {
-        (try? database.read { try Self.fetch($0, "", []) }) ?? [:]
+        (try? database.read { connection in
+            var records = try Self.fetch(connection, "", [])
+            try connection.query("SELECT name, first_loaded, value FROM subscription, json_each(subscription.first_keys)") { row in
+                let (name, key) = (row.text(0), row.text(2))
+                if records[name]?[key] == nil { records[name, default: [:]][key] = Self.untouched(since: row.real(1)) }
+            }
+            return records
+        }) ?? [:]
     }
 
     private static func fetch(_ connection: SQLiteDatabase.Connection, _ filter: String, _ values: [SQLiteDatabase.Value]) throws -> [String: [String: Record]] {
@@ -267,12 +298,29 @@ public final class ReadingState: Sendable {
     private func update(_ subscription: String, _ keys: [String], sql: String, _ values: [SQLiteDatabase.Value]) throws(NewsstandError) {
         try write { connection in
             let now = Date().timeIntervalSince1970
-            // An issue marked before any load recorded it (a script's `mark`) gets its row now.
+            // An issue without a row gets one now: a back issue of the first load, or one marked
+            // before any load recorded it (a script's `mark`).
             let insert = try connection.prepare("INSERT OR IGNORE INTO issue (subscription, key, first_seen) VALUES (?, ?, ?)")
             let change = try connection.prepare("UPDATE issue SET \(sql) WHERE subscription = ? AND key = ?")
+            var madeRows: [String] = []
             for key in keys {
                 try insert.run([.text(subscription), .text(key), .real(now)])
+                if connection.changes > 0 { madeRows.append(key) }
                 try change.run(values + [.text(subscription), .text(key)])
+            }
+            guard !madeRows.isEmpty else { return }
+            // A back issue was seen at the first load, not now.
+            var firstLoaded: Double?
+            var firstKeys = Set<String>()
+            try connection.query("SELECT first_loaded, value FROM subscription, json_each(subscription.first_keys) WHERE name = ?",
+                                 [.text(subscription)]) { row in
+                firstLoaded = row.real(0)
+                firstKeys.insert(row.text(1))
+            }
+            guard let firstLoaded else { return }
+            let dated = try connection.prepare("UPDATE issue SET first_seen = ? WHERE subscription = ? AND key = ?")
+            for key in madeRows where firstKeys.contains(key) {
+                try dated.run([.real(firstLoaded), .text(subscription), .text(key)])
             }
         }
     }
