@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Fetches the documents of one subscription's catalog: the store's refresh (its first page with
 /// the cache's validators, then every later page) and a person browsing or searching its server
@@ -17,11 +16,7 @@ public final class CatalogFetcher: Sendable {
     /// given on the command line and not subscribed to.
     public let advice: AuthenticationAdvice
     private let cache: CatalogCache
-    private let scratch: String
     private let seeded = Locked(false)
-    /// Names the files bodies go to, unique in the process (the process ID makes them unique on
-    /// the machine): a UUID read the kernel's random source for every page.
-    private static let fetchNumbers = Atomic<Int>(0)
 
     /// One document as it arrived.
     public struct Document: Sendable {
@@ -42,7 +37,6 @@ public final class CatalogFetcher: Sendable {
         if !subscribed { advice.subscriptionName = nil }
         self.advice = advice
         cache = CatalogCache(directories: directories, subscriptionName: subscription.name)
-        scratch = directories.cache
     }
 
     /// Secrets of this subscription, to keep out of messages.
@@ -81,11 +75,19 @@ public final class CatalogFetcher: Sendable {
     /// Starts fetching the document at `url` (`address` as the feed wrote it) and returns at
     /// once: a feed's next page is fetched while this one is read.
     func start(_ url: URL, address: String) -> PendingDocument {
-        guard !url.isFileURL else { return PendingDocument(address: address, url: url, path: nil) }
-        let pending = PendingDocument(address: address, url: url, path: scratch + "/fetch-\(getpid())-\(Self.fetchNumbers.add(1, ordering: .relaxed).oldValue).page")
+        guard !url.isFileURL else { return PendingDocument(address: address, url: url, body: nil) }
+        let body: MemoryFile
         do {
-            try FileOps.makeDirectory(scratch, trusted: scratch)
-            let request = try catalogRequest(url, destination: pending.path!)
+            body = try MemoryFile()
+        } catch {
+            let pending = PendingDocument(address: address, url: url, body: nil)
+            pending.end(.failure(error))
+            return pending
+        }
+        let pending = PendingDocument(address: address, url: url, body: body)
+        do {
+            var request = try catalogRequest(url, destination: "a page of the feed")
+            request.memoryDestination = body
             pending.transfer = engine.start(request, handlers: TransferHandlers { pending.end(.success($0)) })
         } catch {
             pending.end(.failure(error))
@@ -102,13 +104,12 @@ public final class CatalogFetcher: Sendable {
     /// The document whose fetch was started, once it has arrived.
     func wait(for pending: PendingDocument) throws(NewsstandError) -> Document {
         let url = pending.url
-        guard let path = pending.path else {
+        guard let body = pending.body else {
             guard subscription.url.isFileURL, let data = FileManager.default.contents(atPath: url.path) else {
                 throw NewsstandError(.catalogUnavailable, "\(TextSanitizer.inert(url.path)) cannot be read.")
             }
             return Document(data: data, url: url, contentType: nil)
         }
-        defer { unlink(path) }
         guard let outcome = pending.outcome() else { throw NewsstandError(.cancelled, "Cancelled.") }
         let result = try outcome.get()
         let secrets = secrets + URLSecrets.secrets(in: url)
@@ -119,15 +120,8 @@ public final class CatalogFetcher: Sendable {
         if let failure = HTTPFailure.error(result.response, subject: .catalog(address: address), advice: advice) {
             throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets))
         }
-        return Document(data: Self.body(at: path), url: result.response.url ?? url,
-                        contentType: result.response.contentType)
-    }
-
-    /// The body a transfer wrote to `path`, mapped rather than read into fresh memory (a 5 MB
-    /// feed was a copy and 1,400 page faults). The file is this process's own and is unlinked
-    /// once read, which leaves the mapping valid.
-    private static func body(at path: String) -> Data {
-        (try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)) ?? Data()
+        // Mapped rather than read into fresh memory (a 5 MB feed was a copy and 1,400 page faults).
+        return Document(data: body.contents(), url: result.response.url ?? url, contentType: result.response.contentType)
     }
 
     /// What a catalog request's answer means.
@@ -160,5 +154,12 @@ public final class CatalogFetcher: Sendable {
             let busy = status == 429 || status == 503
             return .failure(failure, retryAfter: busy ? response.retryAfter.map { min($0, 24 * 3600) } : nil)
         }
+    }
+
+    /// The body a transfer wrote to `path`, mapped rather than read into fresh memory (a 5 MB
+    /// feed was a copy and 1,400 page faults). Copies are replaced only by a rename, never cut
+    /// short in place, so the mapping stays whole.
+    private static func body(at path: String) -> Data {
+        (try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)) ?? Data()
     }
 }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A catalog document whose fetch has started: ``CatalogFetcher/wait(for:)`` takes its answer,
-/// once, and removes the file the body went to; ``CatalogFetcher/stop(_:)`` ends the fetch
-/// early, and the wait then answers that it was cancelled.
+/// once; ``CatalogFetcher/stop(_:)`` ends the fetch early, and the wait then answers that it was
+/// cancelled.
 final class PendingDocument: Sendable {
     /// The address asked for, as the feed wrote it (resolved).
     let address: String
     let url: URL
-    /// Where the body goes; nil for a file on this machine, read when waited for.
-    let path: String?
+    /// Where the body goes, in memory; nil for a file on this machine, read when waited for.
+    let body: MemoryFile?
     private let state = Locked<State>(.running(nil))
     private let ended = DispatchSemaphore(value: 0)
 
@@ -18,10 +18,10 @@ final class PendingDocument: Sendable {
         case taken
     }
 
-    init(address: String, url: URL, path: String?) {
+    init(address: String, url: URL, body: MemoryFile?) {
         self.address = address
         self.url = url
-        self.path = path
+        self.body = body
     }
 
     /// The transfer that fetches it, to cancel it.

@@ -48,6 +48,9 @@ public struct TransferRequest: Sendable {
     var withholdsCredentials = false
     /// Requests made again for authentication so far.
     var authenticationRounds = 0
+    /// Where the body goes instead of the file at `destination` (which then only names it in
+    /// messages): a file in memory, for a body read once and dropped.
+    var memoryDestination: MemoryFile?
 
     public init(url: URL, destination: String) {
         self.url = url

@@ -243,7 +243,8 @@ final class EasyTransfer: CurlEasyDelegate {
             return
         }
         do throws(NewsstandError) {
-            sink = try FileSink(path: request.destination, base: base, expectedLength: response.contentLength, hashing: request.hashesBody)
+            sink = try FileSink(path: request.destination, in: request.memoryDestination, base: base, expectedLength: response.contentLength,
+                                hashing: request.hashesBody)
             wroteBody = true
         } catch {
             failure = error

@@ -33,11 +33,12 @@ final class FileSink {
 
     /// Opens `path` (never following a link) and places the body at `base`, cutting what lies
     /// beyond; with `hashing`, the file's SHA-256 is computed as it is written, from its start.
-    init(path: String, base: Int64, expectedLength: Int64?, hashing: Bool = false) throws(NewsstandError) {
+    /// `memory`, when given, is where the body goes instead of `path`, which then only names it.
+    init(path: String, in memory: MemoryFile? = nil, base: Int64, expectedLength: Int64?, hashing: Bool = false) throws(NewsstandError) {
         self.path = path
         self.base = base
         self.expectedLength = expectedLength
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        let descriptor = memory.map { fcntl($0.descriptor, F_DUPFD_CLOEXEC, 0) } ?? open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileOps.error(errno, "open", path) }
         self.descriptor = descriptor
         // Truncating a file to nothing makes ext4 start writing it back when it is closed
