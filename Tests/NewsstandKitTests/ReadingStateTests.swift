@@ -137,6 +137,21 @@ final class ReadingStateTests: XCTestCase {
         XCTAssertEqual(try rows(path), 3, "one more row: the issue that arrived later")
     }
 
+    /// A version that knew two migrations sets user_version back to 2 when it opens the
+    /// database; opened by this one again, the column it has is not added twice.
+    func testADatabaseAnEarlierVersionOpenedSinceOpensAndKeepsItsFirstKeys() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/reading.sqlite3"
+        _ = try ReadingState(path: path).load(subscription: "s", keys: ["a", "b"], at: Date(timeIntervalSince1970: 1_000))
+        try SQLiteDatabase(path: path).write { try $0.execute("PRAGMA user_version = 2") }
+        let reopened = try ReadingState(path: path)
+        let later = try reopened.load(subscription: "s", keys: ["a", "b", "c"], at: Date(timeIntervalSince1970: 2_000))
+        XCTAssertEqual(later.firstSeen, 1, "the first load's keys were kept")
+        var version: Int64 = 0
+        try SQLiteDatabase(path: path).read { try $0.query("PRAGMA user_version") { version = $0.integer(0) } }
+        XCTAssertEqual(version, 3)
+    }
+
     private func rows(_ path: String) throws -> Int64 {
         var count: Int64 = -1
         try SQLiteDatabase(path: path).read { try $0.query("SELECT count(*) FROM issue") { count = $0.integer(0) } }

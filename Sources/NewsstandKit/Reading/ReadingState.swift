@@ -76,18 +76,24 @@ public final class ReadingState: Sendable {
 
     /// Brings the schema up to date: nothing to write when it is (most opens).
     private static func migrate(_ database: SQLiteDatabase) throws {
-        func version(_ connection: SQLiteDatabase.Connection) throws -> Int {
+        func recorded(_ connection: SQLiteDatabase.Connection) throws -> Int {
             var version = 0
             try connection.query("PRAGMA user_version") { version = Int($0.integer(0)) }
-            guard version == 0 else { return version }
-            // Versions before this one had their migrations recorded by GRDB, not in
-            // user_version: what the schema holds says which were applied.
-            var tables = 0, columns = 0
-            try connection.query("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'issue'") { tables = Int($0.integer(0)) }
-            try connection.query("SELECT count(*) FROM pragma_table_info('subscription') WHERE name = 'catalog_keys'") { columns = Int($0.integer(0)) }
-            return columns > 0 ? 2 : tables > 0 ? 1 : 0
+            return version
         }
-        if try database.read({ try version($0) }) == migrations.count { return }
+        func version(_ connection: SQLiteDatabase.Connection) throws -> Int {
+            let version = try recorded(connection)
+            guard version < migrations.count else { return version }
+            // What the schema holds says which migrations were applied: versions that kept their
+            // schema with GRDB recorded none in user_version, and a version that knew fewer
+            // migrations sets user_version back to its own count when it opens the database.
+            var tables = 0, keyColumns = 0, firstKeyColumns = 0
+            try connection.query("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'issue'") { tables = Int($0.integer(0)) }
+            try connection.query("SELECT count(*) FROM pragma_table_info('subscription') WHERE name = 'catalog_keys'") { keyColumns = Int($0.integer(0)) }
+            try connection.query("SELECT count(*) FROM pragma_table_info('subscription') WHERE name = 'first_keys'") { firstKeyColumns = Int($0.integer(0)) }
+            return max(version, firstKeyColumns > 0 ? 3 : keyColumns > 0 ? 2 : tables > 0 ? 1 : 0)
+        }
+        if try database.read({ try recorded($0) }) == migrations.count { return }
         try database.write { connection in
             for migration in migrations.dropFirst(try version(connection)) { try connection.execute(migration) }
             try connection.execute("PRAGMA user_version = \(migrations.count)")
