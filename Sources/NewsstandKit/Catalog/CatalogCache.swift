@@ -173,15 +173,15 @@ public struct CatalogCache: Sendable {
     func installDownload(info: Info) throws(NewsstandError) {
         var info = info
         info.copySize = FileOps.regularFileSize(downloadPath)
-        guard let data = try? Self.encoder.encode(info) else { return }
+        let data = try? Self.encoder.encode(info)
         let onDownload = AttachedRecord(holder: downloadPath, attribute: infoAttribute, fallback: infoPath)
-        let attached = onDownload.attach(data)
+        let attached = data.map(onDownload.attach) ?? false
         if attached { try? FileOps.setModificationDate(downloadPath, to: info.fetchedAt) }
         if rename(downloadPath, catalogPath) != 0 { throw FileOps.error(errno, "save", catalogPath) }
         if attached {
             // An info file of an earlier version (or of a copy that could not carry it) is stale now.
             unlink(infoPath)
-        } else {
+        } else if let data {
             // After the copy, never before: an info left with the copy it does not describe
             // would lend that copy its validators. Not waited for either: lost, it costs one
             // whole fetch (see ``readInfo()``).

@@ -104,7 +104,7 @@ public final class CatalogFetcher: Sendable {
     /// The document whose fetch was started, once it has arrived.
     func wait(for pending: PendingDocument) throws(NewsstandError) -> Document {
         let url = pending.url
-        guard let body = pending.body else {
+        if url.isFileURL {
             guard subscription.url.isFileURL, let data = FileManager.default.contents(atPath: url.path) else {
                 throw NewsstandError(.catalogUnavailable, "\(TextSanitizer.inert(url.path)) cannot be read.")
             }
@@ -120,8 +120,8 @@ public final class CatalogFetcher: Sendable {
         if let failure = HTTPFailure.error(result.response, subject: .catalog(address: address), advice: advice) {
             throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets))
         }
-        // Mapped rather than read into fresh memory (a 5 MB feed was a copy and 1,400 page faults).
-        return Document(data: body.contents(), url: result.response.url ?? url, contentType: result.response.contentType)
+        // A page that could not be given a file in memory ended in a failure above.
+        return Document(data: pending.body?.contents() ?? Data(), url: result.response.url ?? url, contentType: result.response.contentType)
     }
 
     /// What a catalog request's answer means.
