@@ -33,7 +33,8 @@ final class FileSink {
 
     /// Opens `path` (never following a link) and places the body at `base`, cutting what lies
     /// beyond; with `hashing`, the file's SHA-256 is computed as it is written, from its start.
-    /// `memory`, when given, is where the body goes instead of `path`, which then only names it.
+    /// `memory`, when given, is where the body goes instead of `path`, which then only names it
+    /// (so `hashing`, which reads the file at `path` back, is for a file on disk).
     init(path: String, in memory: MemoryFile? = nil, base: Int64, expectedLength: Int64?, hashing: Bool = false) throws(NewsstandError) {
         self.path = path
         self.base = base
