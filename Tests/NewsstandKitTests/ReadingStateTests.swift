@@ -152,6 +152,32 @@ final class ReadingStateTests: XCTestCase {
         XCTAssertEqual(version, 3)
     }
 
+    /// No connection folds the log into the database as it closes (two syncs of the disk as
+    /// every command ended): the next connection reads the log, and the write that takes it past
+    /// ``SQLiteDatabase/logPagesFolded`` pages folds it.
+    func testTheLogOutlivesItsConnectionAndTheWriteThatFillsItFoldsIt() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/reading.sqlite3"
+        func size(_ path: String) throws -> Int {
+            try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        }
+        do {
+            let state = try ReadingState(path: path)
+            _ = try state.load(subscription: "small", keys: ["a", "b"], at: Date(timeIntervalSince1970: 1_000))
+            try state.setRead(true, subscription: "small", keys: ["b"], at: Date(timeIntervalSince1970: 1_500))
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the log was kept as the connection closed")
+        XCTAssertLessThanOrEqual(try size(path), 4_096, "nothing was folded into the database")
+        let reopened = try ReadingState(path: path)
+        XCTAssertEqual(reopened.record(subscription: "small", key: "b")?.readAt, Date(timeIntervalSince1970: 1_500), "read from the log")
+        XCTAssertEqual(reopened.record(subscription: "small", key: "a")?.firstSeen, Date(timeIntervalSince1970: 1_000))
+
+        // A first load of 150,000 keys is a list of more than a megabyte: past the log's bound.
+        _ = try reopened.load(subscription: "large", keys: (0..<150_000).map { "key\($0)" }, at: Date(timeIntervalSince1970: 2_000))
+        XCTAssertGreaterThan(try size(path), SQLiteDatabase.logPagesFolded * 4_096, "the log was folded into the database")
+        XCTAssertEqual(try ReadingState(path: path).record(subscription: "small", key: "b")?.readAt, Date(timeIntervalSince1970: 1_500))
+    }
+
     private func rows(_ path: String) throws -> Int64 {
         var count: Int64 = -1
         try SQLiteDatabase(path: path).read { try $0.query("SELECT count(*) FROM issue") { count = $0.integer(0) } }
