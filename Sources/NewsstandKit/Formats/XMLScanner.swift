@@ -28,6 +28,12 @@ struct XMLScanner {
     /// Where the current start tag's attributes begin.
     private var attributeStart = 0
     private var attributeEnd = 0
+    /// The current start tag's attributes, the first `wellFormedCount`, when they were read with
+    /// the tag (`attributesRead`); else ``attributes(into:)`` reads them. The list keeps its
+    /// room and is written over: emptied each tag, it was a twentieth of a parse.
+    private(set) var wellFormed: [RawAttribute] = []
+    private(set) var wellFormedCount = 0
+    private(set) var attributesRead = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -47,15 +53,10 @@ struct XMLScanner {
         let count = bytes.count
         while index < count {
             if bytes[index] != UInt8(ascii: "<") {
-                // Text up to the next tag.
-                var hasMarkup = false
+                // Text up to the next tag, found by memchr (a byte at a time was a tenth of a parse).
                 let start = index
-                while index < count {
-                    let byte = bytes[index]
-                    if byte == UInt8(ascii: "<") { break }
-                    if byte == UInt8(ascii: "&") { hasMarkup = true }
-                    index += 1
-                }
+                index = find(UInt8(ascii: "<"), from: start, to: count) ?? count
+                let hasMarkup = find(UInt8(ascii: "&"), from: start, to: index) != nil
                 if !inElement {
                     if bytes[start..<index].contains(where: { !XMLText.isSpace($0) }) { throw failure("there is text outside the root element") }
                     continue
@@ -97,6 +98,12 @@ struct XMLScanner {
                 let nameEnd = index
                 guard nameEnd > nameStart else { throw failure("a malformed start tag") }
                 attributeStart = index
+                if let (end, selfClosing) = readWellFormedAttributes(from: index) {
+                    attributeEnd = selfClosing ? end - 1 : end
+                    index = end + 1
+                    return .startTag(nameStart: nameStart, nameEnd: nameEnd, selfClosing: selfClosing)
+                }
+                // Anything unusual is read again the careful way, which words its failures.
                 // Find the tag's end, stepping over quoted values (which may hold `>`).
                 var quote: UInt8 = 0
                 while index < count {
@@ -124,6 +131,10 @@ struct XMLScanner {
 
     /// The attributes of the start tag just read.
     func attributes(into list: inout [RawAttribute]) throws(XMLTree.Failure) {
+        if attributesRead {
+            list.append(contentsOf: wellFormed[..<wellFormedCount])
+            return
+        }
         var position = attributeStart
         while true {
             while position < attributeEnd, XMLText.isSpace(bytes[position]) { position += 1 }
@@ -150,6 +161,56 @@ struct XMLScanner {
             let hasReference = UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]).contains(UInt8(ascii: "&"))
             list.append(RawAttribute(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd, hasReference: hasReference))
         }
+    }
+
+    /// A start tag's attributes and end (`>`, or the `>` of `/>`) read in one pass, when all is
+    /// well formed: the tag was stepped through twice (its end found, then its attributes read).
+    /// Nil, with nothing read, at anything else (a missing quote, a stray `<`, the end of the
+    /// document), for ``nextToken(inElement:)`` to read and word as it always has.
+    private mutating func readWellFormedAttributes(from start: Int) -> (end: Int, selfClosing: Bool)? {
+        let count = bytes.count
+        var position = start
+        wellFormedCount = 0
+        attributesRead = false
+        while true {
+            while position < count, XMLText.isSpace(bytes[position]) { position += 1 }
+            guard position < count else { return nil }
+            if bytes[position] == UInt8(ascii: ">") {
+                attributesRead = true
+                return (position, false)
+            }
+            if bytes[position] == UInt8(ascii: "/") {
+                guard position + 1 < count, bytes[position + 1] == UInt8(ascii: ">") else { return nil }
+                attributesRead = true
+                return (position + 1, true)
+            }
+            let nameStart = position
+            while position < count, XMLText.isNameByte(bytes[position]) { position += 1 }
+            let nameEnd = position
+            while position < count, XMLText.isSpace(bytes[position]) { position += 1 }
+            guard nameEnd > nameStart, position < count, bytes[position] == UInt8(ascii: "=") else { return nil }
+            position += 1
+            while position < count, XMLText.isSpace(bytes[position]) { position += 1 }
+            guard position < count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else { return nil }
+            let valueStart = position + 1
+            guard let valueEnd = find(bytes[position], from: valueStart, to: count) else { return nil }
+            let attribute = RawAttribute(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd,
+                                         hasReference: find(UInt8(ascii: "&"), from: valueStart, to: valueEnd) != nil)
+            if wellFormedCount < wellFormed.count {
+                wellFormed[wellFormedCount] = attribute
+            } else {
+                wellFormed.append(attribute)
+            }
+            wellFormedCount += 1
+            position = valueEnd + 1
+        }
+    }
+
+    /// Where `byte` first occurs in `start..<end`.
+    private func find(_ byte: UInt8, from start: Int, to end: Int) -> Int? {
+        guard start < end, let base = bytes.baseAddress else { return nil }
+        guard let found = memchr(base + start, Int32(byte), end - start) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     private func matches(_ text: StaticString) -> Bool {

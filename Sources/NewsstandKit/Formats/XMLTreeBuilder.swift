@@ -41,6 +41,7 @@ extension XMLTree {
         var bindings: [Binding] = []
         var lastChild: [Int] = []
         private var rawAttributes: [XMLScanner.RawAttribute] = []
+        private var names = RecentNames()
 
         // A half begun inside a context: how deep it is, which of the half's elements are the
         // innermost context element's children, whether that element holds markup in this half,
@@ -108,7 +109,8 @@ extension XMLTree {
                     return nil
                 }
                 guard let top = open.popLast() else { throw scanner.failure("an end tag has no start tag") }
-                guard bytes[nameStart..<nameEnd].elementsEqual(bytes[top.nameStart..<top.nameEnd]) else {
+                guard nameEnd - nameStart == top.nameEnd - top.nameStart,
+                      memcmp(bytes.baseAddress! + nameStart, bytes.baseAddress! + top.nameStart, nameEnd - nameStart) == 0 else {
                     throw scanner.failure("</\(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))> closes <\(String(decoding: bytes[top.nameStart..<top.nameEnd], as: UTF8.self))>")
                 }
                 elements[top.element].content = elements[top.element].content.lowerBound..<Int32(tagStart)
@@ -145,10 +147,17 @@ extension XMLTree {
                 appendedAttributes = []
             }
             guard open.count < maximumDepth else { throw Failure(kind: .tooDeep(maximumDepth), line: scanner.line) }
-            rawAttributes.removeAll(keepingCapacity: true)
-            try scanner.attributes(into: &rawAttributes)
+            // Attributes read with the tag are read where the scanner keeps them.
+            let tagAttributes: ArraySlice<XMLScanner.RawAttribute>
+            if scanner.attributesRead {
+                tagAttributes = scanner.wellFormed[..<scanner.wellFormedCount]
+            } else {
+                rawAttributes.removeAll(keepingCapacity: true)
+                try scanner.attributes(into: &rawAttributes)
+                tagAttributes = rawAttributes[...]
+            }
             let bindingCount = bindings.count
-            for attribute in rawAttributes {
+            for attribute in tagAttributes {
                 // Most attributes are not declarations: their first byte says so.
                 guard bytes[attribute.nameStart] == UInt8(ascii: "x") else { continue }
                 let name = bytes[attribute.nameStart..<attribute.nameEnd]
@@ -166,22 +175,22 @@ extension XMLTree {
                 throw scanner.failure("the prefix \(String(decoding: prefix, as: UTF8.self)) is not declared")
             }
             let attributeStart = Int32(attributes.count)
-            for attribute in rawAttributes {
+            for attribute in tagAttributes {
                 let name = bytes[attribute.nameStart..<attribute.nameEnd]
-                if name.elementsEqual("xmlns".utf8) || name.starts(with: "xmlns:".utf8) { continue }
+                if bytes[attribute.nameStart] == UInt8(ascii: "x"), name.elementsEqual("xmlns".utf8) || name.starts(with: "xmlns:".utf8) { continue }
                 let (attributePrefix, attributeLocal) = Self.split(name)
                 // An undeclared attribute prefix is kept as no namespace rather than refused: feeds do it.
                 let attributeNamespace = attributePrefix.isEmpty ? -1 : Self.resolve(attributePrefix, in: bindings, isElement: false) ?? -1
                 // The `xml` prefix is bound first, to namespace 0.
                 if attributeNamespace == 0, attributeLocal.elementsEqual("base".utf8) { hasXMLBase = true }
                 attributes.append(Attribute(
-                    name: String(decoding: attributeLocal, as: UTF8.self), namespace: attributeNamespace,
+                    name: names.name(attributeLocal), namespace: attributeNamespace,
                     value: Int32(attribute.valueStart)..<Int32(attribute.valueEnd), hasReference: attribute.hasReference))
             }
             let index = elements.count
             let parent = open.last?.element ?? -1
             elements.append(Element(
-                name: String(decoding: local, as: UTF8.self), namespace: namespace, parent: Int32(parent),
+                name: names.name(local), namespace: namespace, parent: Int32(parent),
                 attributes: attributeStart..<Int32(attributes.count), content: Int32(scanner.index)..<Int32(scanner.index)))
             if !open.isEmpty {
                 markHasMarkup(parent)
@@ -265,7 +274,7 @@ extension XMLTree {
 
         /// The namespace a prefix is bound to, innermost first; an unprefixed attribute has none.
         private static func resolve(_ prefix: Slice<UnsafeBufferPointer<UInt8>>, in bindings: [Binding], isElement: Bool) -> Int32? {
-            for binding in bindings.reversed() where binding.prefix.elementsEqual(prefix) {
+            for binding in bindings.reversed() where binding.prefix.count == prefix.count && binding.prefix.elementsEqual(prefix) {
                 return binding.namespace
             }
             return prefix.isEmpty ? -1 : nil

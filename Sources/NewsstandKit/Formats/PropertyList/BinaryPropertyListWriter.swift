@@ -85,13 +85,10 @@ struct BinaryPropertyListWriter: ~Copyable {
 
     mutating func string(_ string: String) -> Reference {
         let reference = begin()
-        var string = string
-        let isASCII = string.withUTF8 { utf8 in
-            guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
-            marker(0x50, count: utf8.count)
-            append(utf8)
-            return true
-        }
+        // Read in place (a native string is contiguous): a copy to call `withUTF8` on took and
+        // dropped a count per string.
+        let isASCII = string.utf8.withContiguousStorageIfAvailable { writeASCII($0) }
+            ?? Array(string.utf8).withUnsafeBufferPointer { writeASCII($0) }
         if !isASCII {
             let units = Array(string.utf16)
             marker(0x60, count: units.count)
@@ -101,6 +98,14 @@ struct BinaryPropertyListWriter: ~Copyable {
             }
         }
         return reference
+    }
+
+    /// Writes `utf8` as an ASCII string if it is one.
+    private mutating func writeASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        marker(0x50, count: utf8.count)
+        append(utf8)
+        return true
     }
 
     mutating func integer(_ value: Int64) -> Reference {
