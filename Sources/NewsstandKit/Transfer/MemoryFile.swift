@@ -30,9 +30,13 @@ final class MemoryFile: Sendable {
         if size >= Self.mappedSize, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
             return Data(bytesNoCopy: mapped, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
         }
-        var bytes = Data(count: size)
-        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, size, 0) }
-        return read == size ? bytes : Data()
+        // Read into memory not zeroed first: `Data(count:)` wrote every byte once before the read did.
+        guard let bytes = malloc(size) else { return Data() }
+        guard pread(descriptor, bytes, size, 0) == size else {
+            free(bytes)
+            return Data()
+        }
+        return Data(bytesNoCopy: bytes, count: size, deallocator: .free)
     }
 
     /// From this size on, the bytes are mapped rather than copied.
