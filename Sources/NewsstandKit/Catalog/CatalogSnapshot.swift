@@ -20,29 +20,28 @@ public enum CatalogSnapshot {
         issues.reserveCapacity(catalog.entries.count)
         var pairs = Pairs()
         for entry in catalog.entries {
-            entry.withFields { fields in
-                pairs.removeAll()
-                pairs.add(keys.id, writer.string(fields.id))
-                pairs.add(keys.localKey, writer.string(fields.localKey))
-                pairs.add(keys.title, writer.string(fields.title))
-                acquisition(fields.acquisition, masking: secrets, keys: keys, into: &writer, &pairs)
-                pairs.add(keys.free, fields.isFree ? keys.yes : keys.no)
-                if let date = fields.releaseDate { pairs.add(keys.releaseDate, writer.date(date)) }
-                if let cover = fields.coverAddress { pairs.add(keys.coverURL, writer.string(SecretMask.mask(cover, secrets: secrets))) }
-                if let summary = fields.summary { pairs.add(keys.summary, writer.string(summary)) }
-                if let price = fields.price { pairs.add(keys.price, writer.string(price)) }
-                if let authors = fields.authors { pairs.add(keys.authors, writer.string(authors)) }
-                if !fields.alternatives.isEmpty {
-                    var offers: [BinaryPropertyListWriter.Reference] = []
-                    for alternative in fields.alternatives {
-                        var offer = Pairs()
-                        acquisition(alternative, masking: secrets, keys: keys, into: &writer, &offer)
-                        offers.append(writer.dictionary(keys: offer.names, values: offer.values))
-                    }
-                    pairs.add(keys.alternatives, writer.array(offers))
+            let fields = entry.fields
+            pairs.removeAll()
+            pairs.add(keys.id, writer.string(fields.id))
+            pairs.add(keys.localKey, writer.string(fields.localKey))
+            pairs.add(keys.title, writer.string(fields.title))
+            acquisition(fields.acquisition, masking: secrets, keys: keys, into: &writer, &pairs)
+            pairs.add(keys.free, fields.isFree ? keys.yes : keys.no)
+            if let date = fields.releaseDate { pairs.add(keys.releaseDate, writer.date(date)) }
+            if let cover = fields.coverAddress { pairs.add(keys.coverURL, writer.string(SecretMask.mask(cover, secrets: secrets))) }
+            if let summary = fields.summary { pairs.add(keys.summary, writer.string(summary)) }
+            if let price = fields.price { pairs.add(keys.price, writer.string(price)) }
+            if let authors = fields.authors { pairs.add(keys.authors, writer.string(authors)) }
+            if !fields.alternatives.isEmpty {
+                var offers: [BinaryPropertyListWriter.Reference] = []
+                for alternative in fields.alternatives {
+                    var offer = Pairs()
+                    acquisition(alternative, masking: secrets, keys: keys, into: &writer, &offer)
+                    offers.append(writer.dictionary(keys: offer.names, values: offer.values))
                 }
-                issues.append(writer.dictionary(keys: pairs.names, values: pairs.values))
+                pairs.add(keys.alternatives, writer.array(offers))
             }
+            issues.append(writer.dictionary(keys: pairs.names, values: pairs.values))
         }
         var names = [keys.snapshot]
         var values = [writer.integer(version)]

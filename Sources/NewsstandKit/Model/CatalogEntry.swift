@@ -80,12 +80,6 @@ public struct CatalogEntry: Sendable, Equatable {
 
     public var fields: Fields { box.fields }
 
-    /// `body` on the fields where they are kept, not on a copy of them: a copy takes and drops a
-    /// count on every string, which was a tenth of writing a snapshot of 10,000 issues.
-    public func withFields<Result>(_ body: (borrowing Fields) -> Result) -> Result {
-        body(box.fields)
-    }
-
     /// Every acquisition, preferred first.
     public var acquisitions: [Acquisition] { [box.fields.acquisition] + box.fields.alternatives }
     public var acquisition: Acquisition { box.fields.acquisition }
