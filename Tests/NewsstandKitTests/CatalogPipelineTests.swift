@@ -127,4 +127,18 @@ final class CatalogPipelineTests: XCTestCase {
         guard case .pageUnreadable(page: 4, _)? = failed.remarks.first else { return XCTFail("\(failed.remarks)") }
         XCTAssertEqual(leftovers(harness), [])
     }
+
+    /// A later page that fails is worded without the secret its own address carries (worked out
+    /// only when a failure is worded).
+    func testALaterPageThatFailsIsWordedWithoutTheSecretInItsAddress() throws {
+        let harness = try StoreHarness()
+        let pipeline = CatalogPipeline(fetcher: fetcher(harness), maximumPages: 10, maximumEntries: 1_000)
+        let catalog = try pipeline.catalog(from: .init(data: feed(head: "/gone.atom?token=hunter2", entries: ["one"]),
+                                                       url: harness.server.url("/p1.atom"), contentType: nil))
+        XCTAssertEqual(catalog.entries.map(\.id), ["one"])
+        guard case .pageUnreadable(page: 2, let reason)? = catalog.remarks.first else { return XCTFail("\(catalog.remarks)") }
+        XCTAssertTrue(reason.contains("HTTP 404") && reason.contains("/gone.atom?token="), reason)
+        XCTAssertFalse(reason.contains("hunter2"), reason)
+        XCTAssertEqual(harness.server.requests(for: "/gone.atom").count, 1)
+    }
 }

@@ -53,10 +53,10 @@ struct XMLScanner {
         let count = bytes.count
         while index < count {
             if bytes[index] != UInt8(ascii: "<") {
-                // Text up to the next tag, found by memchr (a byte at a time was a tenth of a parse).
+                // Text up to the next tag.
                 let start = index
-                index = find(UInt8(ascii: "<"), from: start, to: count) ?? count
-                let hasMarkup = find(UInt8(ascii: "&"), from: start, to: index) != nil
+                index = bytes.firstIndex(of: UInt8(ascii: "<"), from: start, to: count) ?? count
+                let hasMarkup = bytes.firstIndex(of: UInt8(ascii: "&"), from: start, to: index) != nil
                 if !inElement {
                     if bytes[start..<index].contains(where: { !XMLText.isSpace($0) }) { throw failure("there is text outside the root element") }
                     continue
@@ -193,9 +193,9 @@ struct XMLScanner {
             while position < count, XMLText.isSpace(bytes[position]) { position += 1 }
             guard position < count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else { return nil }
             let valueStart = position + 1
-            guard let valueEnd = find(bytes[position], from: valueStart, to: count) else { return nil }
+            guard let valueEnd = bytes.firstIndex(of: bytes[position], from: valueStart, to: count) else { return nil }
             let attribute = RawAttribute(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd,
-                                         hasReference: find(UInt8(ascii: "&"), from: valueStart, to: valueEnd) != nil)
+                                         hasReference: bytes.firstIndex(of: UInt8(ascii: "&"), from: valueStart, to: valueEnd) != nil)
             if wellFormedCount < wellFormed.count {
                 wellFormed[wellFormedCount] = attribute
             } else {
@@ -204,13 +204,6 @@ struct XMLScanner {
             wellFormedCount += 1
             position = valueEnd + 1
         }
-    }
-
-    /// Where `byte` first occurs in `start..<end`.
-    private func find(_ byte: UInt8, from start: Int, to end: Int) -> Int? {
-        guard start < end, let base = bytes.baseAddress else { return nil }
-        guard let found = memchr(base + start, Int32(byte), end - start) else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     private func matches(_ text: StaticString) -> Bool {

@@ -266,11 +266,7 @@ struct XMLPropertyListParser {
     }
 
     func find(_ byte: UInt8, from start: Int, to end: Int? = nil) -> Int? {
-        let end = end ?? bytes.count
-        guard start < end, let base = bytes.baseAddress,
-              let found = memchr(base + start, Int32(byte), end - start)
-        else { return nil }
-        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        bytes.firstIndex(of: byte, from: start, to: end ?? bytes.count)
     }
 
     func find(_ literal: StaticString) -> Int? {
