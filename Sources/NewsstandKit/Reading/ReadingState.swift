@@ -140,7 +140,11 @@ public final class ReadingState: Sendable {
         }
         let (firstLoaded, firstSeen) = try write { connection -> (Double, Int) in
             var firstLoaded: Double?
-            try connection.query("SELECT first_loaded FROM subscription WHERE name = ?", [.text(subscription)]) { firstLoaded = $0.real(0) }
+            var firstKeys: JSONKeyIndex?
+            try connection.query("SELECT first_loaded, first_keys FROM subscription WHERE name = ?", [.text(subscription)]) { row in
+                firstLoaded = row.real(0)
+                firstKeys = row.withText(1) { JSONKeyIndex(json: $0) }
+            }
             // Keys with rows: usually none at a first load (an issue marked before any load, by a
             // script's `mark`, has one). A changed catalog is mostly the issues already recorded:
             // they are read in one pass and left out, rather than each looked up by the insert (a
@@ -155,10 +159,12 @@ public final class ReadingState: Sendable {
                 // A catalog's keys are distinct.
                 return (loaded, recorded.isEmpty ? keys.count : keys.count { !recorded.contains($0) })
             }
-            try connection.query("SELECT value FROM json_each((SELECT first_keys FROM subscription WHERE name = ?))", [.text(subscription)]) {
-                recorded.insert($0.text(0))
+            if firstKeys == nil {
+                try connection.query("SELECT value FROM json_each((SELECT first_keys FROM subscription WHERE name = ?))", [.text(subscription)]) {
+                    recorded.insert($0.text(0))
+                }
             }
-            let unseen = keys.filter { !recorded.contains($0) }
+            let unseen = keys.filter { !recorded.contains($0) && !(firstKeys?.contains($0) ?? false) }
             var added = 0
             if !unseen.isEmpty {
                 // One statement for every key (SQLite walks the list): a row bound and run per key

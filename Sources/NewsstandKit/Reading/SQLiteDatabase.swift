@@ -192,5 +192,11 @@ final class SQLiteDatabase: @unchecked Sendable {
             let count = Int(sqlite3_column_bytes(statement, column))
             return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
         }
+
+        /// The column's text where SQLite keeps it, valid only inside `body`.
+        func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+            guard let characters = sqlite3_column_text(statement, column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            return body(UnsafeBufferPointer(start: characters, count: Int(sqlite3_column_bytes(statement, column))))
+        }
     }
 }
