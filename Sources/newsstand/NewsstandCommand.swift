@@ -71,6 +71,7 @@ struct NewsstandCommand: ParsableCommand {
             exit(withError: error)
         }
         TransferEngine.finishLoadingLibrary()
+        RetiredFiles.waitForRemovals()
     }
 
     /// The arguments of a named command, parsed by that command alone where it can: the whole

@@ -356,6 +356,10 @@ final class CommandLineTests: XCTestCase {
                                                                      Fixtures.entry(id: "b", download: "b.pdf")]), etag: "\"cat2\""))
         let third = try runner.run("refresh", "--catalog", catalogURL)
         XCTAssertTrue(third.output.contains("2 issues, 1 new"), third.output)
+        // The copy the third refresh replaced is removed on another thread, and the command waits for it.
+        let catalogs = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/cache/newsstand/catalogs")
+        XCTAssertFalse(catalogs.contains { $0.hasSuffix(".retired") }, "\(catalogs)")
+        XCTAssertTrue(catalogs.contains { $0.hasSuffix(".catalog") }, "\(catalogs)")
     }
 
     func testSkippedEntriesAreWarnedAbout() throws {

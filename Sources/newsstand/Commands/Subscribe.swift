@@ -175,7 +175,7 @@ extension NewsstandCommand {
                 let directories = Directories.fromEnvironment()
                 let library = Library(directories: directories, subscriptionName: name)
                 try? FileManager.default.removeItem(atPath: library.root)
-                for suffix in [".catalog", ".json"] { unlink(directories.cache + "/catalogs/" + name + suffix) }
+                for suffix in [".catalog", ".json", ".catalog.retired"] { unlink(directories.cache + "/catalogs/" + name + suffix) }
                 try? ReadingState(path: Newsstand.Configuration(directories: directories).readingStatePath).forget(subscription: name)
                 Output.line("Deleted the issues of \(name).")
             }
