@@ -94,6 +94,29 @@ final class PropertyListParserTests: XCTestCase {
         }
     }
 
+    /// Tag names are compared as words of their bytes: each element is known by its whole name,
+    /// and a name that shares all but a byte, or seven bytes and more, is not one of them.
+    func testEveryElementIsKnownByItsWholeNameAndNoOther() throws {
+        let known = "<plist version=\"1.0\"><array><dict><key>k</key><string>s</string></dict><integer>1</integer>"
+            + "<real>1.5</real><date>2020-01-01T00:00:00Z</date><data>AA==</data><true/><false></false><array/></array></plist>"
+        XCTAssertEqual(Self.canonical(try parse(Data(known.utf8))), "[{\"k\"=s:\"s\"},i:1,r:1.5,d:1577836800.0,x:AA==,b:true,b:false,[]]")
+        for name in ["ke", "keys", "Key", "dicts", "dic", "integers", "intege", "strings", "strinG", "tru", "falsee", "arra", "plists", "datum", "x"] {
+            XCTAssertThrowsError(try parse(Data("<plist><\(name)>1</\(name)></plist>".utf8)), name) { error in
+                XCTAssertTrue(((error as? PropertyListError)?.reason ?? "").contains("unknown element"), "\(name): \(error)")
+            }
+        }
+        for (open, close) in [("string", "strings"), ("integer", "intege"), ("key", "Key"), ("dict", "dicts"), ("true", "tru")] {
+            let xml = switch open {
+            case "key": "<plist><dict><key>a</\(close)><string>b</string></dict></plist>"
+            case "dict": "<plist><dict></\(close)></plist>"
+            default: "<plist><\(open)>1</\(close)></plist>"
+            }
+            XCTAssertThrowsError(try parse(Data(xml.utf8)), xml) { error in
+                XCTAssertTrue(((error as? PropertyListError)?.reason ?? "").contains("expected </\(open)>"), "\(xml): \(error)")
+            }
+        }
+    }
+
     func testAnIntegerBeyond64BitsIsReadAndOnlyAnEntryThatNeedsItIsSkipped() throws {
         XCTAssertEqual(try parse(Data("<plist><integer>-99999999999999999999</integer></plist>".utf8)), .bigInteger("-99999999999999999999"))
         let catalog = """

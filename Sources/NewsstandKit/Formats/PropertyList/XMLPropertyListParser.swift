@@ -26,6 +26,23 @@ struct XMLPropertyListParser {
 
     enum Tag {
         case plist, dict, key, array, string, integer, real, date, data, `true`, `false`
+
+        /// The name's bytes as ``XMLPropertyListParser/nameWord(from:to:)`` reads them.
+        var nameWord: UInt64 {
+            switch self {
+            case .key: 0x79_656b
+            case .dict: 0x7463_6964
+            case .real: 0x6c61_6572
+            case .date: 0x6574_6164
+            case .data: 0x6174_6164
+            case .true: 0x6575_7274
+            case .array: 0x79_6172_7261
+            case .plist: 0x74_7369_6c70
+            case .false: 0x65_736c_6166
+            case .string: 0x676e_6972_7473
+            case .integer: 0x72_6567_6574_6e69
+            }
+        }
     }
 
     // MARK: Structure
@@ -172,37 +189,41 @@ struct XMLPropertyListParser {
         index += 2
         let start = index
         while index < bytes.count, Self.isNameByte(bytes[index]) { index += 1 }
-        guard self.tag(from: start, to: index) == tag else { throw failure("expected </\(tag)>") }
+        guard nameWord(from: start, to: index) == tag.nameWord else { throw failure("expected </\(tag)>") }
         while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
         guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { throw failure("expected </\(tag)>") }
         index += 1
     }
 
     func tag(from start: Int, to end: Int) -> Tag? {
-        func matches(_ name: StaticString) -> Bool {
-            guard name.utf8CodeUnitCount == end - start else { return false }
-            let pointer = name.utf8Start
-            for offset in 0..<(end - start) where pointer[offset] != bytes[start + offset] { return false }
-            return true
-        }
-        switch end - start {
-        case 3: return matches("key") ? .key : nil
-        case 4:
-            if matches("dict") { return .dict }
-            if matches("real") { return .real }
-            if matches("date") { return .date }
-            if matches("data") { return .data }
-            if matches("true") { return .true }
-            return nil
-        case 5:
-            if matches("array") { return .array }
-            if matches("plist") { return .plist }
-            if matches("false") { return .false }
-            return nil
-        case 6: return matches("string") ? .string : nil
-        case 7: return matches("integer") ? .integer : nil
+        switch nameWord(from: start, to: end) {
+        case Tag.key.nameWord: return .key
+        case Tag.dict.nameWord: return .dict
+        case Tag.string.nameWord: return .string
+        case Tag.date.nameWord: return .date
+        case Tag.true.nameWord: return .true
+        case Tag.false.nameWord: return .false
+        case Tag.integer.nameWord: return .integer
+        case Tag.real.nameWord: return .real
+        case Tag.data.nameWord: return .data
+        case Tag.array.nameWord: return .array
+        case Tag.plist.nameWord: return .plist
         default: return nil
         }
+    }
+
+    /// A name's bytes read as one little-endian word (0 for a name of more than 7 bytes, none of
+    /// which is an element of a property list): each tag is one comparison. Comparing names
+    /// byte by byte against each element's was a tenth of reading a catalog.
+    func nameWord(from start: Int, to end: Int) -> UInt64 {
+        guard end - start <= 7 else { return 0 }
+        var word: UInt64 = 0
+        var position = end
+        while position > start {
+            position -= 1
+            word = word << 8 | UInt64(bytes[position])
+        }
+        return word
     }
 
     // MARK: Between elements
