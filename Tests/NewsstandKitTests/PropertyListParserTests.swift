@@ -100,7 +100,11 @@ final class PropertyListParserTests: XCTestCase {
         let known = "<plist version=\"1.0\"><array><dict><key>k</key><string>s</string></dict><integer>1</integer>"
             + "<real>1.5</real><date>2020-01-01T00:00:00Z</date><data>AA==</data><true/><false></false><array/></array></plist>"
         XCTAssertEqual(Self.canonical(try parse(Data(known.utf8))), "[{\"k\"=s:\"s\"},i:1,r:1.5,d:1577836800.0,x:AA==,b:true,b:false,[]]")
-        for name in ["ke", "keys", "Key", "dicts", "dic", "integers", "intege", "strings", "strinG", "tru", "falsee", "arra", "plists", "datum", "x"] {
+        // Spaces inside tags, which the quick reading of `<name>` and `</name>` leaves to the careful one.
+        let spaced = "<plist ><dict ><key >a</key ><string\t>b</string\n></dict ><!-- c --></plist >"
+        XCTAssertEqual(Self.canonical(try parse(Data(spaced.utf8))), "{\"a\"=s:\"b\"}")
+        for name in ["ke", "keys", "Key", "dicts", "dic", "integers", "intege", "strings", "strinG", "tru", "falsee", "arra", "plists", "datum", "x",
+                     "dictX", "string1", "key-", "true:"] {
             XCTAssertThrowsError(try parse(Data("<plist><\(name)>1</\(name)></plist>".utf8)), name) { error in
                 XCTAssertTrue(((error as? PropertyListError)?.reason ?? "").contains("unknown element"), "\(name): \(error)")
             }

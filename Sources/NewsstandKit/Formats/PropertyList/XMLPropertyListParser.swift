@@ -27,6 +27,8 @@ struct XMLPropertyListParser {
     enum Tag {
         case plist, dict, key, array, string, integer, real, date, data, `true`, `false`
 
+        var nameLength: Int { (UInt64.bitWidth - nameWord.leadingZeroBitCount + 7) / 8 }
+
         /// The name's bytes as ``XMLPropertyListParser/nameWord(from:to:)`` reads them.
         var nameWord: UInt64 {
             switch self {
@@ -156,6 +158,22 @@ struct XMLPropertyListParser {
 
     /// Reads `<name attributes…>` or `<name …/>`.
     mutating func openTag() throws(PropertyListError) -> (Tag, empty: Bool) {
+        // Usually `<name>` or `<name/>`, a known name of lowercase letters: read at once, the
+        // position kept in a local (advancing `index` a byte at a time stored it each time).
+        if index < bytes.count, bytes[index] == UInt8(ascii: "<") {
+            var end = index + 1
+            while end < bytes.count, bytes[end] &- UInt8(ascii: "a") < 26 { end += 1 }
+            if end + 1 < bytes.count, let tag = tag(from: index + 1, to: end) {
+                if bytes[end] == UInt8(ascii: ">") {
+                    index = end + 1
+                    return (tag, false)
+                }
+                if bytes[end] == UInt8(ascii: "/"), bytes[end + 1] == UInt8(ascii: ">") {
+                    index = end + 2
+                    return (tag, true)
+                }
+            }
+        }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "<") else {
             throw failure(index < bytes.count ? "expected an element" : "the property list ends too early")
         }
@@ -185,6 +203,13 @@ struct XMLPropertyListParser {
 
     /// Reads `</name>`.
     mutating func closeTag(_ tag: Tag) throws(PropertyListError) {
+        // Usually `</name>` exactly: compared at once.
+        let nameEnd = index + 2 + tag.nameLength
+        if nameEnd < bytes.count, bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "/"),
+           bytes[nameEnd] == UInt8(ascii: ">"), nameWord(from: index + 2, to: nameEnd) == tag.nameWord {
+            index = nameEnd + 1
+            return
+        }
         guard atClosingTag else { throw failure("expected </\(tag)>") }
         index += 2
         let start = index
@@ -275,7 +300,9 @@ struct XMLPropertyListParser {
     }
 
     mutating func skipWhitespace() throws(PropertyListError) {
-        while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
+        var position = index
+        while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
+        index = position
     }
 
     // MARK: Scanning
