@@ -124,30 +124,36 @@ public struct CatalogValidator: Sendable {
         }
         if let problem = entry.problem { return .warning(CatalogWarning(problem, index: index, id: id)) }
         // Most entries have one usable download: it is held apart, and an array is made only
-        // for a second (an array for each entry was one allocation in twenty).
-        var single: (Acquisition, FeedAcquisition)?
-        var usable: [(Acquisition, FeedAcquisition)] = []
+        // for a second (an array for each entry was one allocation in twenty). Each is kept with
+        // its offer's place, not a copy of the offer: copying offers in and out of candidates
+        // retained and released each of their strings, a sixth of checking an entry.
+        let offers = entry.acquisitions
+        var single: (acquisition: Acquisition, offer: Int)?
+        var usable: [(acquisition: Acquisition, offer: Int)] = []
         var sawUnsupportedURL = false
         // A sample is not the issue: it is never what gets downloaded.
-        for offer in entry.acquisitions where offer.access != .sample {
-            guard let address = resolver.resolve(offer.address, allowFiles: allowFiles) else {
+        for position in offers.indices where offers[position].access != .sample {
+            guard let address = resolver.resolve(offers[position].address, allowFiles: allowFiles) else {
                 sawUnsupportedURL = true
                 continue
             }
-            var type = offer.mediaType.flatMap(MediaType.init(mimeType:)) ?? MediaType(address: address)
+            let declared = offers[position].mediaType
+            let declaredType = declared.flatMap(MediaType.init(mimeType:))
+            var type = declaredType ?? MediaType(address: address)
             // Servers type comics and books as plain `application/zip` (Komga does): the name says
             // which; only Baker's shelf, which says `application/hpub+zip`, means an HPub.
-            if type == .hpub, offer.mediaType.map(Self.isPlainZip) ?? true {
+            if type == .hpub, declared.map(Self.isPlainZip) ?? true {
                 let named = MediaType(address: address)
                 type = named == nil || named == .hpub ? .cbz : named
             }
             // A link typed as something else (an HTML store page) is not a download, whatever its extension.
-            if let mediaType = offer.mediaType, MediaType(mimeType: mediaType) == nil, !Self.isGeneric(mediaType) { continue }
+            if let declared, declaredType == nil, !Self.isGeneric(declared) { continue }
             guard let type else { continue }
-            let size = offer.size.flatMap { $0 >= 0 ? $0 : nil }
+            let size = offers[position].size.flatMap { $0 >= 0 ? $0 : nil }
             // Without a size there is nothing to advise: one value for "no size", whatever the format.
-            let candidate = (Acquisition(address: address, mediaType: type, size: size, sha256: offer.sha256,
-                                         sizeIsAdvisory: size != nil && offer.sizeIsAdvisory, throughWebPage: offer.throughWebPage), offer)
+            let candidate = (acquisition: Acquisition(address: address, mediaType: type, size: size, sha256: offers[position].sha256,
+                                                      sizeIsAdvisory: size != nil && offers[position].sizeIsAdvisory,
+                                                      throughWebPage: offers[position].throughWebPage), offer: position)
             if single == nil, usable.isEmpty {
                 single = candidate
             } else {
@@ -162,18 +168,20 @@ public struct CatalogValidator: Sendable {
             if sawUnsupportedURL {
                 return .warning(CatalogWarning(.unsupportedURL(field: format.downloadField), index: index, id: id))
             }
-            return entry.acquisitions.contains { $0.access == .sample } ? .sampleOnly : .nothingToDownload
+            return offers.contains { $0.access == .sample } ? .sampleOnly : .nothingToDownload
         }
         // As the OPDS spec orders them: open-access and plain acquisitions first, then borrow, buy and
         // subscribe, then those only a browser completes; within each, documents before pictures
         // (an item with a PDF and its photo is the PDF), then the feed's order.
-        func rank(_ offer: (Acquisition, FeedAcquisition)) -> Int {
-            (offer.1.throughWebPage ? 4 : offer.1.access == .paid ? 2 : 0) + (offer.0.mediaType.isPicture ? 1 : 0)
+        func rank(_ candidate: (acquisition: Acquisition, offer: Int)) -> Int {
+            (offers[candidate.offer].throughWebPage ? 4 : offers[candidate.offer].access == .paid ? 2 : 0)
+                + (candidate.acquisition.mediaType.isPicture ? 1 : 0)
         }
         if usable.count > 1 {
             usable = usable.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
         }
         let preferred = single ?? usable[0]
+        let preferredOffer = preferred.offer
         let title = entry.title.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? id
         var cover: String?
         for candidate in entry.covers {
@@ -187,7 +195,7 @@ public struct CatalogValidator: Sendable {
             }
         }
         // A JPEG or PNG is its own cover (a WebP is made one, once downloaded: the shelf cannot decode it).
-        if cover == nil, preferred.0.mediaType == .jpeg || preferred.0.mediaType == .png { cover = preferred.0.address }
+        if cover == nil, preferred.acquisition.mediaType == .jpeg || preferred.acquisition.mediaType == .png { cover = preferred.acquisition.address }
         let summary = entry.summary.map { Self.capped(Self.clean($0), Self.maximumSummary) }.flatMap { $0.isEmpty ? nil : $0 }
         // Joined as they come: an array mapped, then filtered, was two allocations an entry.
         var authors: String?
@@ -200,9 +208,9 @@ public struct CatalogValidator: Sendable {
         let key = entry.localKey.flatMap { LocalKey.isValid($0) ? $0 : nil }
         let fields = CatalogEntry.Fields(
             id: id, localKey: key, title: Self.capped(title, Self.maximumTitle), releaseDate: entry.releaseDate, coverAddress: cover,
-            acquisition: preferred.0, alternatives: single == nil ? usable.dropFirst().map(\.0) : [],
-            isFree: entry.isFree ?? (preferred.1.access != .paid && !preferred.1.throughWebPage), summary: summary,
-            price: preferred.1.price.map(Self.clean), authors: authors)
+            acquisition: preferred.acquisition, alternatives: single == nil ? usable.dropFirst().map(\.acquisition) : [],
+            isFree: entry.isFree ?? (offers[preferredOffer].access != .paid && !offers[preferredOffer].throughWebPage), summary: summary,
+            price: offers[preferredOffer].price.map(Self.clean), authors: authors)
         return .entry(CatalogEntry(fields))
     }
 
