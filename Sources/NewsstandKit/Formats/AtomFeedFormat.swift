@@ -29,8 +29,13 @@ public struct AtomFeedFormat: CatalogFormat {
     }
 
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
-        let tree = try XMLFeed.parse(data, limits: limits)
-        defer { ReleaseElsewhere.release(tree) }
+        let parsed = try XMLFeed.parse(data, limits: limits)
+        defer { ReleaseElsewhere.release(parsed) }
+        return try parsed.reading { tree throws(NewsstandError) in try read(tree, url: url) }
+    }
+
+    /// The page of a parsed feed, its text read from the bytes ``XMLTree/reading(_:)`` holds.
+    private func read(_ tree: XMLTree, url: URL) throws(NewsstandError) -> FeedPage {
         guard tree.isElement(tree.root, "feed", in: Self.atom) else {
             throw NewsstandError.invalidCatalog("is XML but not an Atom feed (its root is <\(TextSanitizer.inert(tree.elements[0].name))>).")
         }

@@ -24,7 +24,11 @@ public struct RSSFeedFormat: CatalogFormat {
     }
 
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
-        let tree = try XMLFeed.parse(data, limits: limits)
+        try XMLFeed.parse(data, limits: limits).reading { tree throws(NewsstandError) in try read(tree, url: url) }
+    }
+
+    /// The page of a parsed feed, its text read from the bytes ``XMLTree/reading(_:)`` holds.
+    private func read(_ tree: XMLTree, url: URL) throws(NewsstandError) -> FeedPage {
         guard tree.elements[tree.root].name == "rss" && namespace(of: tree.root, in: tree) == nil, let channel = tree.children(of: tree.root).first(where: { namespace(of: $0, in: tree) == nil && tree.elements[$0].name == "channel" }) else {
             throw NewsstandError.invalidCatalog("is XML but not an RSS feed (no <rss><channel>).")
         }
