@@ -28,6 +28,32 @@ final class RetiredFilesTests: XCTestCase {
         try old.close()
     }
 
+    func testTheOldFileKeepsASecondNameUntilTheQueueRemovesIt() throws {
+        let folder = TemporaryDirectory()
+        let destination = folder.path + "/weekly.catalog"
+        try write("old", destination)
+        let old = open(destination, O_RDONLY | O_CLOEXEC)
+        XCTAssertGreaterThanOrEqual(old, 0)
+        defer { close(old) }
+        try write("new", folder.path + "/download")
+        RetiredFiles.queue.suspend()
+        var resumed = false
+        defer { if !resumed { RetiredFiles.queue.resume() } }
+        XCTAssertEqual(RetiredFiles.replace(destination, with: folder.path + "/download"), 0)
+        // The rename freed nothing: the old file is still linked, under its second name.
+        XCTAssertEqual(read(destination), "new")
+        XCTAssertEqual(read(destination + ".retired"), "old")
+        var status = stat()
+        XCTAssertEqual(fstat(old, &status), 0)
+        XCTAssertEqual(status.st_nlink, 1)
+        RetiredFiles.queue.resume()
+        resumed = true
+        RetiredFiles.waitForRemovals()
+        XCTAssertEqual(fstat(old, &status), 0)
+        XCTAssertEqual(status.st_nlink, 0, "removed by the queue")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["weekly.catalog"])
+    }
+
     func testWithNothingToReplaceItIsARenameAndALeftoverSecondNameGoes() throws {
         let folder = TemporaryDirectory()
         let destination = folder.path + "/weekly.catalog"

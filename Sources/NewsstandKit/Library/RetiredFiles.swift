@@ -13,8 +13,9 @@ import Foundation
 /// The destination is the old file or the new one at every moment, as with a plain rename; a
 /// process that dies first leaves the second name, removed by the next replacement.
 public enum RetiredFiles {
-    /// Serial, so its waits take no thread from the pool that reads catalogs.
-    private static let queue = DispatchQueue(label: "newsstand.retired-files", qos: .utility)
+    /// Serial, so its waits take no thread from the pool that reads catalogs. (Tests suspend it
+    /// to see the second name.)
+    static let queue = DispatchQueue(label: "newsstand.retired-files", qos: .utility)
 
     /// Renames `source` over `destination`; nonzero `errno` if the rename failed.
     static func replace(_ destination: String, with source: String) -> Int32 {

@@ -81,10 +81,16 @@ struct JSONKeyIndex {
         }
     }
 
-    /// FNV-1a, folded to an `Int`.
+    /// ``fnv1a(_:)``, folded to an `Int`.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let hash = fnv1a(bytes)
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+
+    /// The 64-bit FNV-1a hash of `bytes` (also what the reading state's key-set digest is made of).
+    static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        return hash
     }
 }

@@ -230,11 +230,7 @@ public final class ReadingState: Sendable {
     static func digest(_ keys: [String]) -> Int64 {
         var digest: UInt64 = 0
         for var key in keys {
-            digest ^= key.withUTF8 { bytes in
-                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-                for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-                return hash
-            }
+            digest ^= key.withUTF8(JSONKeyIndex.fnv1a)
         }
         return Int64(bitPattern: digest)
     }

@@ -188,9 +188,7 @@ final class SQLiteDatabase: @unchecked Sendable {
         func optionalInteger(_ column: Int32) -> Int64? { isNull(column) ? nil : integer(column) }
 
         func text(_ column: Int32) -> String {
-            guard let characters = sqlite3_column_text(statement, column) else { return "" }
-            let count = Int(sqlite3_column_bytes(statement, column))
-            return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
+            withText(column) { String(decoding: $0, as: UTF8.self) }
         }
 
         /// The column's text where SQLite keeps it, valid only inside `body`.
