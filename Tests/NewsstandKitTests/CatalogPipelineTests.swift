@@ -128,6 +128,36 @@ final class CatalogPipelineTests: XCTestCase {
         XCTAssertEqual(leftovers(harness), [])
     }
 
+    /// The page after is asked for as soon as a page's bytes are in, on the transfer engine's
+    /// thread: with every read held back, the chain still runs to its bound, and the pages then
+    /// come in order, each asked once.
+    func testTheNextPageIsAskedForBeforeAnyPageIsRead() throws {
+        let harness = try StoreHarness()
+        for number in 2...5 {
+            harness.server.serve("/r\(number).atom", .init(body: feed(head: "/r\(number + 1).atom", entries: ["r\(number)"]), contentType: "application/atom+xml"))
+        }
+        let fetcher = fetcher(harness)
+        let reads = DispatchQueue(label: "held reads")
+        reads.suspend()
+        let context = PageReadAhead.Context(
+            fetcher: fetcher, reader: CatalogReader(limits: fetcher.limits), format: AtomFeedFormat(), maximumPages: 5, maximumEntries: 1_000,
+            entriesRead: Locked(0), visited: [harness.server.url("/p1.atom").absoluteString], readQueue: reads)
+        var ahead = PageReadAhead.start(hint: harness.server.url("/r2.atom").absoluteString, after: 1, context: context)
+        XCTAssertTrue(harness.server.wait { server in (2...5).allSatisfy { server.requests(for: "/r\($0).atom").count == 1 } },
+                      "pages 3 to 5 asked for while no page was read")
+        XCTAssertEqual(harness.server.requests(for: "/r6.atom").count, 0, "the bound of five pages holds")
+        reads.resume()
+        var read: [String] = []
+        while let page = ahead {
+            let (outcome, next) = page.take()
+            read += try outcome.get().entries.compactMap(\.id)
+            ahead = next
+        }
+        XCTAssertEqual(read, ["r2", "r3", "r4", "r5"])
+        for number in 2...5 { XCTAssertEqual(harness.server.requests(for: "/r\(number).atom").count, 1, "page \(number)") }
+        XCTAssertEqual(leftovers(harness), [])
+    }
+
     /// A later page that fails is worded without the secret its own address carries (worked out
     /// only when a failure is worded).
     func testALaterPageThatFailsIsWordedWithoutTheSecretInItsAddress() throws {

@@ -74,7 +74,11 @@ public final class CatalogFetcher: Sendable {
 
     /// Starts fetching the document at `url` (`address` as the feed wrote it) and returns at
     /// once: a feed's next page is fetched while this one is read.
-    func start(_ url: URL, address: String) -> PendingDocument {
+    ///
+    /// `arrived`, when given, hears of the transfer's end on the engine's thread, before anyone
+    /// waiting for the document does (``PageReadAhead`` starts the page after it there). It is
+    /// not called for a file, nor for a fetch that could not be started.
+    func start(_ url: URL, address: String, arrived: (@Sendable (TransferResult, PendingDocument) -> Void)? = nil) -> PendingDocument {
         guard !url.isFileURL else { return PendingDocument(address: address, url: url, body: nil) }
         let body: MemoryFile
         do {
@@ -88,7 +92,10 @@ public final class CatalogFetcher: Sendable {
         do {
             var request = try catalogRequest(url, destination: "a page of the feed")
             request.memoryDestination = body
-            pending.transfer = engine.start(request, handlers: TransferHandlers { pending.end(.success($0)) })
+            pending.transfer = engine.start(request, handlers: TransferHandlers { result in
+                arrived?(result, pending)
+                pending.end(.success(result))
+            })
         } catch {
             pending.end(.failure(error))
         }
@@ -111,7 +118,12 @@ public final class CatalogFetcher: Sendable {
             return Document(data: data, url: url, contentType: nil)
         }
         guard let outcome = pending.outcome() else { throw NewsstandError(.cancelled, "Cancelled.") }
-        let result = try outcome.get()
+        return try document(from: outcome.get(), of: pending)
+    }
+
+    /// The document a fetch of `pending` ended with, or the error its answer means.
+    func document(from result: TransferResult, of pending: PendingDocument) throws(NewsstandError) -> Document {
+        let url = pending.url
         // Worked out only for a failure to word: parsing the page's URL for them was a tenth of
         // the time a page of a 100-page feed spent outside its reading.
         func secrets() -> [String] { self.secrets + URLSecrets.secrets(in: url) }
