@@ -1,5 +1,5 @@
 import Foundation
-import NewsstandKit
+@testable import NewsstandKit
 import TestSupport
 import XCTest
 
@@ -42,6 +42,17 @@ final class ConfigTests: XCTestCase {
         XCTAssertThrowsError(try NewsstandConfig.parse("[colors]\nheader = 3\n", path: "c.toml")) { error in
             XCTAssertEqual((error as? NewsstandError)?.message, "c.toml:2: colors.header: expected text such as \"white on blue bold\".")
         }
+    }
+
+    func testTableHeadersAreToldFromKeysThatMentionOne() {
+        XCTAssertEqual(ConfigText.header("[subscriptions.weekly]"), "subscriptions.weekly")
+        XCTAssertEqual(ConfigText.header(" \t[ \"subscriptions\" . weekly ]  # the weekly"), "subscriptions.weekly")
+        XCTAssertNil(ConfigText.header("title = \"[subscriptions.weekly]\""))
+        XCTAssertNil(ConfigText.header("  # [subscriptions.weekly]"))
+        XCTAssertNil(ConfigText.header("[[subscriptions]]"))
+        XCTAssertNil(ConfigText.header(""))
+        let text = ConfigText("jobs = 4\n[subscriptions.b]\nurl = \"[subscriptions.c]\"\n  [subscriptions.a.headers]\n[subscriptions.a]\n")
+        XCTAssertEqual(text.subscriptionOrder, ["b": 1, "a": 3])
     }
 
     func testAFullExampleReads() throws {

@@ -271,6 +271,9 @@ struct ConfigText {
 
     /// The table a header line opens (`[subscriptions.weekly]` → `subscriptions.weekly`), quotes removed.
     static func header(_ line: Substring) -> String? {
+        // Most lines set a key: told apart by their first byte, before any trimming (a config of
+        // 100 subscriptions trimmed each of its lines once per table looked for).
+        guard line.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) == UInt8(ascii: "[") else { return nil }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("["), !trimmed.hasPrefix("[["), let close = trimmed.firstIndex(of: "]") else { return nil }
         let inside = trimmed[trimmed.index(after: trimmed.startIndex)..<close]

@@ -4,13 +4,18 @@ import Foundation
 /// command or reading the variable once per process — and keeps it.
 public final class RequestProfileSource: Sendable {
     private let subscription: Subscription
-    private let environment: [String: String]
+    /// The variables secrets are read from and commands run with; nil for the process's own,
+    /// read only when a secret needs them (a sync makes a source for every subscription, and
+    /// copying the environment into a dictionary for each was a tenth of its start).
+    private let givenEnvironment: [String: String]?
     private let resolved = Locked<Result<RequestProfile?, NewsstandError>?>(nil)
 
-    public init(subscription: Subscription, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(subscription: Subscription, environment: [String: String]? = nil) {
         self.subscription = subscription
-        self.environment = environment
+        givenEnvironment = environment
     }
+
+    private var environment: [String: String] { givenEnvironment ?? ProcessInfo.processInfo.environment }
 
     /// The profile; nil for a subscription that adds nothing (or a catalog on this machine).
     public func profile() throws(NewsstandError) -> RequestProfile? {
