@@ -47,8 +47,9 @@ final class StoreHarness {
     /// A newsstand of `subscriptions` in the harness's folder (or `directories`), with its policy
     /// and notification center.
     func makeNewsstand(_ subscriptions: [Subscription], directories: Directories? = nil, maxStorage: Int64? = nil,
-                       engine: TransferEngine = .withoutHostLimits) -> Newsstand {
+                       engine: TransferEngine = .withoutHostLimits, makesIssuesWhenAsked: Bool = false) -> Newsstand {
         var configuration = Newsstand.Configuration(directories: directories ?? self.directories)
+        configuration.makesIssuesWhenAsked = makesIssuesWhenAsked
         configuration.engine = engine
         configuration.policy = policy
         configuration.notificationCenter = center

@@ -19,6 +19,9 @@ public final class Newsstand: Sendable {
         public var maxStorage: Int64?
         /// Refreshes that run at once in ``refreshAll(respectingFreshness:readingUnchanged:each:completion:)``.
         public var refreshConcurrency = 8
+        /// Whether the stores make an issue's object only when it is first asked for
+        /// (``Store/Configuration/makesIssuesWhenAsked``): for commands, not the shelf.
+        public var makesIssuesWhenAsked = false
 
         public init(directories: Directories = .fromEnvironment()) {
             self.directories = directories
@@ -51,6 +54,7 @@ public final class Newsstand: Sendable {
             storeConfiguration.engine = configuration.engine
             storeConfiguration.stallTimeout = configuration.policy.stallTimeout
             storeConfiguration.readingState = readingState
+            storeConfiguration.makesIssuesWhenAsked = configuration.makesIssuesWhenAsked
             let store = Store(configuration: storeConfiguration)
             try store.library.adoptLegacyLibrary(of: subscription.url)
             stores.append(store)
@@ -294,7 +298,8 @@ public final class Newsstand: Sendable {
         case .allFree:
             candidates = store.issues.filter { $0.entry.isFree }
         case .latest(let count):
-            candidates = Self.newestFirst(store.issues, first: count)
+            // Only the newest are made, where the store makes issues when asked.
+            candidates = store.newestIssues(count)
         }
         return candidates.filter { issue in
             if case .downloaded = issue.state { return false }
@@ -305,8 +310,12 @@ public final class Newsstand: Sendable {
     /// Newest release first; undated issues after, in the catalog's order; the first `limit` of them.
     static func newestFirst(_ issues: [Issue], first limit: Int = .max) -> [Issue] {
         // Each date read once: an issue's entry is behind its lock, and a sort of a thousand
-        // issues compares ten thousand pairs (a sync sorts every subscription's).
-        let dates = issues.map { $0.releaseDate }
+        // issues compares ten thousand pairs.
+        newestFirst(dates: issues.map { $0.releaseDate }, first: limit).map { issues[$0] }
+    }
+
+    /// The places of the newest `limit` of `dates`, as ``newestFirst(_:first:)`` orders them.
+    static func newestFirst(dates: [Date?], first limit: Int = .max) -> [Int] {
         func before(_ a: Int, _ b: Int) -> Bool {
             switch (dates[a], dates[b]) {
             case let (x?, y?) where x != y: return x > y
@@ -316,16 +325,16 @@ public final class Newsstand: Sendable {
             }
         }
         guard limit > 0 else { return [] }
-        guard limit < issues.count, limit <= 64 else { return issues.indices.sorted(by: before).prefix(limit).map { issues[$0] } }
+        guard limit < dates.count, limit <= 64 else { return Array(dates.indices.sorted(by: before).prefix(limit)) }
         // `latest` wants a few of a thousand: one pass keeping the best few in order, not a sort.
         var chosen: [Int] = []
         chosen.reserveCapacity(limit + 1)
-        for index in issues.indices {
+        for index in dates.indices {
             if chosen.count == limit, let last = chosen.last, !before(index, last) { continue }
             chosen.insert(index, at: chosen.firstIndex { before(index, $0) } ?? chosen.count)
             if chosen.count > limit { chosen.removeLast() }
         }
-        return chosen.map { issues[$0] }
+        return chosen
     }
 
     // MARK: Interrupted downloads

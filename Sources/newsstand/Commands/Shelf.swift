@@ -22,7 +22,7 @@ extension NewsstandCommand {
                 guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                     throw CommandFailure("The shelf needs a terminal; use `newsstand list` in scripts.")
                 }
-                let newsstand = try options.makeNewsstand(config: config, waitsForNetwork: true)
+                let newsstand = try options.makeNewsstand(config: config, forShelf: true)
                 // --subscription opens on that publication; else the newsstand view of them all.
                 let store = options.subscription == nil ? nil : options.selectedStores(newsstand).first
                 // The terminal is asked what pictures it shows before curses takes it over, or

@@ -107,9 +107,13 @@ struct NewsstandOptions: ParsableArguments {
     ///
     /// `waitsForNetwork`: downloads whose server does not answer wait for it (the shelf, open
     /// for hours) instead of failing after their attempts (a command, which should end).
-    func makeNewsstand(config: NewsstandConfig?, waitsForNetwork: Bool = false) throws -> Newsstand {
+    /// The newsstand of the configuration; `forShelf` for the shelf, which waits for the network
+    /// and has its stores make every issue with its catalog (a command makes an issue when it
+    /// first looks at it).
+    func makeNewsstand(config: NewsstandConfig?, forShelf: Bool = false) throws -> Newsstand {
         var configuration = Newsstand.Configuration()
-        configuration.policy.waitsForNetwork = waitsForNetwork
+        configuration.policy.waitsForNetwork = forShelf
+        configuration.makesIssuesWhenAsked = !forShelf
         configuration.policy.maximumConcurrentDownloads = jobs ?? config?.jobs ?? 3
         configuration.policy.stallTimeout = stallTimeout
         configuration.policy.maximumAttempts = attempts
