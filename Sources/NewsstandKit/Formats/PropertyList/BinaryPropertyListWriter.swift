@@ -110,7 +110,9 @@ struct BinaryPropertyListWriter: ~Copyable {
 
     mutating func integer(_ value: Int64) -> Reference {
         let reference = begin()
-        append(0x13)
+        reserve(9)
+        output![count] = 0x13
+        count += 1
         bigEndian(UInt64(bitPattern: value), size: 8)
         return reference
     }
@@ -123,7 +125,9 @@ struct BinaryPropertyListWriter: ~Copyable {
 
     mutating func date(_ date: Date) -> Reference {
         let reference = begin()
-        append(0x33)
+        reserve(9)
+        output![count] = 0x33
+        count += 1
         bigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
         return reference
     }
@@ -131,6 +135,7 @@ struct BinaryPropertyListWriter: ~Copyable {
     mutating func array(_ items: [Reference]) -> Reference {
         let reference = begin()
         marker(0xA0, count: items.count)
+        reserve(items.count * referenceSize)
         for item in items { bigEndian(UInt64(item.index), size: referenceSize) }
         return reference
     }
@@ -140,6 +145,7 @@ struct BinaryPropertyListWriter: ~Copyable {
         precondition(keys.count == values.count)
         let reference = begin()
         marker(0xD0, count: keys.count)
+        reserve(2 * keys.count * referenceSize)
         for key in keys { bigEndian(UInt64(key.index), size: referenceSize) }
         for value in values { bigEndian(UInt64(value.index), size: referenceSize) }
         return reference
@@ -152,6 +158,7 @@ struct BinaryPropertyListWriter: ~Copyable {
         reserve(offsets.count * offsetSize + 32)
         for offset in offsets { bigEndian(UInt64(offset), size: offsetSize) }
         for byte in [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)] { append(byte) }
+        reserve(24)
         bigEndian(UInt64(offsets.count), size: 8)
         bigEndian(UInt64(top.index), size: 8)
         bigEndian(UInt64(tableOffset), size: 8)
@@ -165,20 +172,27 @@ struct BinaryPropertyListWriter: ~Copyable {
         if count < 15 {
             append(type | UInt8(count))
         } else {
-            append(type | 0x0F)
-            append(0x13)
+            reserve(10)
+            output![self.count] = type | 0x0F
+            output![self.count + 1] = 0x13
+            self.count += 2
             bigEndian(UInt64(count), size: 8)
         }
     }
 
+    /// Writes the last `size` bytes of `value`, most significant first, into room the caller
+    /// reserved: checking for room byte by byte was a third of writing a dictionary.
     private mutating func bigEndian(_ value: UInt64, size: Int) {
-        // Byte by byte: appending the bytes of an integer went through the generic sequence path,
-        // a fifth of writing a snapshot.
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
+        precondition(count + size <= capacity)
+        let start = output! + count
+        var shifted = value
+        var position = size
+        while position > 0 {
+            position -= 1
+            start[position] = UInt8(truncatingIfNeeded: shifted)
+            shifted >>= 8
         }
+        count += size
     }
 
     private static func size(for value: Int) -> Int {
