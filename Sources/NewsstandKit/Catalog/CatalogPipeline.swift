@@ -63,7 +63,7 @@ struct CatalogPipeline: Sendable {
             if case .failure = outcome { break }
         }
         let catalog = CatalogValidator(limits: reader.limits, allowFiles: fetcher.subscription.url.isFileURL).catalog(from: pages, remarks: remarks)
-        ReleaseElsewhere.release(pages)
+        ReleaseElsewhere.release(consume pages)
         return catalog
     }
 }
