@@ -109,12 +109,7 @@ struct BinaryPropertyListWriter: ~Copyable {
     }
 
     mutating func integer(_ value: Int64) -> Reference {
-        let reference = begin()
-        reserve(9)
-        output![count] = 0x13
-        count += 1
-        bigEndian(UInt64(bitPattern: value), size: 8)
-        return reference
+        eightBytes(UInt64(bitPattern: value), marker: 0x13)
     }
 
     mutating func boolean(_ value: Bool) -> Reference {
@@ -124,11 +119,16 @@ struct BinaryPropertyListWriter: ~Copyable {
     }
 
     mutating func date(_ date: Date) -> Reference {
+        eightBytes(date.timeIntervalSinceReferenceDate.bitPattern, marker: 0x33)
+    }
+
+    /// An object of a marker byte and eight bytes of value (an integer, a date).
+    private mutating func eightBytes(_ value: UInt64, marker: UInt8) -> Reference {
         let reference = begin()
         reserve(9)
-        output![count] = 0x33
+        output![count] = marker
         count += 1
-        bigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
+        bigEndian(value, size: 8)
         return reference
     }
 
