@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A sync wants the newest issue or two of each catalog: making an object (with its lock) for
 /// each of a catalog's thousand issues, then freeing them, was an eighth of the instructions of a
-/// sync of 100 changed catalogs. A list made ``made(_:reusing:home:eagerly:)`` eagerly (the shelf's)
+/// sync of 100 changed catalogs. A list made ``replacing(_:with:home:eagerly:)`` eagerly (the shelf's)
 /// has every issue made at once, on the thread that loaded the catalog, as before.
 struct IssueList: Sendable {
     /// The catalog's entries; an issue made keeps its own copy, updated with the list.
@@ -29,9 +29,9 @@ struct IssueList: Sendable {
         var changed = false
     }
 
-    /// The list of `catalog`'s issues, keeping the issues `previous` made for the same keys (and
-    /// with them their downloads), their entries updated.
-    static func made(_ catalog: Catalog, reusing previous: IssueList, home: Issue.Home, eagerly: Bool) -> (list: IssueList, change: Change) {
+    /// The list of `catalog`'s issues in place of `previous`, keeping the issues `previous` made
+    /// for the same keys (and with them their downloads), their entries updated.
+    static func replacing(_ previous: IssueList, with catalog: Catalog, home: Issue.Home, eagerly: Bool) -> (list: IssueList, change: Change) {
         var list = IssueList()
         list.entries = catalog.entries
         list.positions = catalog.positions

@@ -9,7 +9,7 @@ extension Store {
         var previousWasEmpty = false
         let summary = contents.withLock { contents -> RefreshSummary in
             previousWasEmpty = contents.issues.isEmpty
-            let (issues, change) = IssueList.made(catalog, reusing: contents.issues, home: home, eagerly: eagerly)
+            let (issues, change) = IssueList.replacing(contents.issues, with: catalog, home: home, eagerly: eagerly)
             let changed = change.changed || contents.title != catalog.title
             contents.issues = issues
             contents.title = catalog.title
