@@ -52,6 +52,33 @@ final class TransferEngineTests: XCTestCase {
         }
     }
 
+    /// A transfer that a handler starts as its own transfer ends (a feed's next page) runs on
+    /// the same thread, which is then idle, not handed to the other one: every page of a feed of
+    /// 100 waited for the other thread to wake.
+    func testATransferStartedAsTheOneBeforeEndsStaysOnItsThread() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = TemporaryDirectory()
+        for number in 0..<5 { server.serve("/p\(number)", .init(body: Data("page \(number)".utf8))) }
+        let engine = TransferEngine(threadCount: 2, hostConnections: 0)
+        let threads = Locked<[UInt]>([])
+        let done = DispatchSemaphore(value: 0)
+        @Sendable func fetch(_ number: Int) {
+            let request = TransferRequest(url: server.url("/p\(number)"), destination: folder.path + "/p\(number)")
+            engine.start(request, handlers: TransferHandlers { result in
+                XCTAssertNil(result.failure, "p\(number)")
+                threads.withLock { $0.append(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+                if number < 4 { fetch(number + 1) } else { done.signal() }
+            })
+        }
+        fetch(0)
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        let seen = threads.withLock { $0 }
+        XCTAssertEqual(seen.count, 5)
+        XCTAssertEqual(Set(seen).count, 1, "every page on the thread of the one before")
+        XCTAssertEqual(FileManager.default.contents(atPath: folder.path + "/p4"), Data("page 4".utf8))
+    }
+
     /// What a caller records of a response (a part's validator) is recorded on a destination that
     /// exists and holds only this answer's bytes; an answer the transfer refuses is never reported.
     func testAResponseIsReportedOnceItsDestinationIsOpenAndNeverWhenTheAnswerIsRefused() throws {

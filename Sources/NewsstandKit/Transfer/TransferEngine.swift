@@ -111,9 +111,12 @@ public final class TransferEngine: Sendable {
     }
 
     private func dispatch(_ pending: TransferLoop.Pending) {
-        var chosen = loops[0]
+        // A transfer started by a handler on an engine thread (a feed's next page, as the page
+        // before ends) stays on that thread and its connection unless another has less to do:
+        // handed to the other thread, it waited for that thread to wake, on every page.
+        var chosen = loops.first { $0.isCurrentThread } ?? loops[0]
         var lowest = chosen.load
-        for loop in loops.dropFirst() where lowest > 0 {
+        for loop in loops where loop !== chosen && lowest > 0 {
             let load = loop.load
             if load < lowest { (chosen, lowest) = (loop, load) }
         }
@@ -152,6 +155,8 @@ private final class TransferLoop: Sendable {
     }
 
     private let queue = Locked(Queue())
+    /// The thread running the loop, once it runs.
+    private let thread = Locked<pthread_t?>(nil)
     /// Made with the first transfer: an engine that never fetches (an offline `list`) never
     /// loads libcurl.
     private let multiHandle = Locked<CurlMulti?>(nil)
@@ -168,6 +173,11 @@ private final class TransferLoop: Sendable {
     /// Transfers waiting or running here.
     var load: Int { queue.withLock { $0.pending.count + $0.active } }
 
+    /// Whether the caller is this loop's thread (in a transfer's handler).
+    var isCurrentThread: Bool {
+        thread.withLock { $0 }.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
     func start(_ pending: Pending) {
         let startThread = queue.withLock { queue -> Bool in
             queue.pending.append(pending)
@@ -178,7 +188,8 @@ private final class TransferLoop: Sendable {
             let thread = Thread { [self] in self.run() }
             thread.name = "newsstand.transfers"
             thread.start()
-        } else {
+        } else if !isCurrentThread {
+            // The loop's own thread needs no wake: it looks at its queue before it waits.
             multi.wakeUp()
         }
     }
@@ -194,6 +205,7 @@ private final class TransferLoop: Sendable {
 
     /// The thread's loop. Never returns: the thread lives as long as the process.
     private func run() {
+        thread.withLock { $0 = pthread_self() }
         let multi = self.multi
         var active: [Int: EasyTransfer] = [:]
         var byHandle: [UnsafeMutableRawPointer: EasyTransfer] = [:]
@@ -242,12 +254,20 @@ private final class TransferLoop: Sendable {
             for (handle, result) in multi.perform() {
                 guard let transfer = byHandle[handle] else { continue }
                 remove(transfer)
+                // Counted as ended before its handlers hear of it: a transfer they start is then
+                // weighed against this thread's load without it.
+                let count = active.count
+                queue.withLock { $0.active = count }
                 if let next = transfer.complete(result) { add(next) }
             }
             let count = active.count
-            queue.withLock { $0.active = count }
-            // With nothing to do the wait is long: start() and cancel() wake the poll up.
-            multi.poll(milliseconds: active.isEmpty ? 60_000 : 500)
+            // Transfers started here, by handlers, are taken at once; with nothing to do the wait
+            // is long: start() and cancel() from other threads wake the poll up.
+            let started = queue.withLock { queue -> Bool in
+                queue.active = count
+                return !queue.pending.isEmpty || !queue.cancelled.isEmpty
+            }
+            if !started { multi.poll(milliseconds: active.isEmpty ? 60_000 : 500) }
         }
     }
 }
