@@ -16,8 +16,6 @@
 extern int lsetxattr(const char *path, const char *name, const void *value, size_t size, int flags);
 extern ssize_t lgetxattr(const char *path, const char *name, void *value, size_t size);
 extern int lremovexattr(const char *path, const char *name);
-/* sys/mman.h's, for the same reason. */
-extern int memfd_create(const char *name, unsigned int flags);
 
 /* A pipe whose two ends close on exec, made in one step so no concurrent spawn can inherit it. */
 static inline int clinux_pipe_cloexec(int descriptors[2]) {
@@ -40,11 +38,6 @@ static inline long clinux_get_attribute(const char *path, const char *name, void
 
 static inline int clinux_remove_attribute(const char *path, const char *name) {
     return lremovexattr(path, name);
-}
-
-/* A file in memory only, with no inode on a disk's file system, closed on exec (MFD_CLOEXEC). */
-static inline int clinux_memory_file(const char *name) {
-    return memfd_create(name, 1u);
 }
 
 #ifndef M_TOP_PAD

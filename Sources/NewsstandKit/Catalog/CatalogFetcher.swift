@@ -80,14 +80,7 @@ public final class CatalogFetcher: Sendable {
     /// not called for a file, nor for a fetch that could not be started.
     func start(_ url: URL, address: String, arrived: (@Sendable (TransferResult, PendingDocument) -> Void)? = nil) -> PendingDocument {
         guard !url.isFileURL else { return PendingDocument(address: address, url: url, body: nil) }
-        let body: MemoryFile
-        do {
-            body = try MemoryFile()
-        } catch {
-            let pending = PendingDocument(address: address, url: url, body: nil)
-            pending.end(.failure(error))
-            return pending
-        }
+        let body = MemoryBody()
         let pending = PendingDocument(address: address, url: url, body: body)
         do {
             var request = try catalogRequest(url, destination: "a page of the feed")
@@ -138,7 +131,6 @@ public final class CatalogFetcher: Sendable {
                 throw NewsstandError(failure.code, Redaction.redact(failure.message, secrets: secrets))
             }
         }
-        // A page that could not be given a file in memory ended in a failure above.
         return Document(data: pending.body?.contents() ?? Data(), url: result.response.url ?? url, contentType: result.response.contentType)
     }
 

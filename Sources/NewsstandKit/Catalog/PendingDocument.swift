@@ -9,7 +9,7 @@ final class PendingDocument: Sendable {
     let url: URL
     /// Where the body goes, in memory; nil for a file on this machine (read when waited for) and
     /// for a fetch that could not be started.
-    let body: MemoryFile?
+    let body: MemoryBody?
     private let state = Locked<State>(.running(nil))
     private let ended = DispatchSemaphore(value: 0)
 
@@ -19,7 +19,7 @@ final class PendingDocument: Sendable {
         case taken
     }
 
-    init(address: String, url: URL, body: MemoryFile?) {
+    init(address: String, url: URL, body: MemoryBody?) {
         self.address = address
         self.url = url
         self.body = body

@@ -143,11 +143,6 @@ enum FileOps {
         _ = clinux_remove_attribute(path, name)
     }
 
-    /// A new file in memory only (memfd), closed on exec; -1 with errno when none can be made.
-    static func makeMemoryFile(named name: String) -> Int32 {
-        clinux_memory_file(name)
-    }
-
     /// Asks the kernel to start writing a range of a file to the disk, without waiting. Errors
     /// are left to the sync that follows, which reports them.
     static func startWriteback(_ descriptor: Int32, offset: Int64, length: Int64) {

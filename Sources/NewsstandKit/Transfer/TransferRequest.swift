@@ -49,8 +49,8 @@ public struct TransferRequest: Sendable {
     /// Requests made again for authentication so far.
     var authenticationRounds = 0
     /// Where the body goes instead of the file at `destination` (which then only names it in
-    /// messages): a file in memory, for a body read once and dropped.
-    var memoryDestination: MemoryFile?
+    /// messages): memory, for a body read once and dropped.
+    var memoryDestination: MemoryBody?
 
     public init(url: URL, destination: String) {
         self.url = url

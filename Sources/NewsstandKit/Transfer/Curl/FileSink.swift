@@ -1,10 +1,12 @@
 import Foundation
 
 /// Where a response body goes: a file, written in large pieces, with writeback started as it
-/// grows. Confined to the transfer's thread.
+/// grows; or memory. Confined to the transfer's thread.
 final class FileSink {
     private let path: String
     private var descriptor: Int32 = -1
+    /// Where the body goes instead of the file, when it is kept in memory.
+    private let memory: MemoryBody?
     /// Where the body's first byte goes in the file.
     let base: Int64
 
@@ -33,13 +35,20 @@ final class FileSink {
 
     /// Opens `path` (never following a link) and places the body at `base`, cutting what lies
     /// beyond; with `hashing`, the file's SHA-256 is computed as it is written, from its start.
-    /// `memory`, when given, is where the body goes instead of `path`, which then only names it
-    /// (so `hashing`, which reads the file at `path` back, is for a file on disk).
-    init(path: String, in memory: MemoryFile? = nil, base: Int64, expectedLength: Int64?, hashing: Bool = false) throws(NewsstandError) {
+    /// `memory`, when given, is where the whole body goes instead of `path`, which then only
+    /// names it (so `base` is 0, and `hashing`, which reads the file at `path` back, is for a file
+    /// on disk).
+    init(path: String, in memory: MemoryBody? = nil, base: Int64, expectedLength: Int64?, hashing: Bool = false) throws(NewsstandError) {
         self.path = path
         self.base = base
         self.expectedLength = expectedLength
-        let descriptor = memory.map { fcntl($0.descriptor, F_DUPFD_CLOEXEC, 0) } ?? open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        self.memory = memory
+        if let memory {
+            memory.start(expectedLength: expectedLength)
+            digest = nil
+            return
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileOps.error(errno, "open", path) }
         self.descriptor = descriptor
         // Truncating a file to nothing makes ext4 start writing it back when it is closed
@@ -60,6 +69,10 @@ final class FileSink {
     /// Takes body bytes; flushes what was buffered when it has waited half a second, so that a
     /// slow transfer does not keep seconds of data only in memory, where a crash loses it.
     func write(_ bytes: UnsafeRawBufferPointer) throws(NewsstandError) {
+        if let memory {
+            memory.append(bytes)
+            return
+        }
         if buffer == nil {
             let body = expectedLength.map { Int(min($0, Int64(Self.bufferSize))) } ?? Self.bufferSize
             bufferCapacity = max(16 << 10, (body + 4095) / 4096 * 4096)
@@ -87,6 +100,7 @@ final class FileSink {
 
     /// Flushes and closes; returns the file's size.
     func close() throws(NewsstandError) -> Int64 {
+        if let memory { return Int64(memory.count) }
         defer {
             if descriptor >= 0 { Glibc.close(descriptor) }
             descriptor = -1
