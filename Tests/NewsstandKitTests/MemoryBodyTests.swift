@@ -37,6 +37,14 @@ final class MemoryBodyTests: XCTestCase {
         XCTAssertEqual(body.contents(), Data("the page".utf8))
     }
 
+    /// A length a server states is not memory taken: a terabyte stated reserves at most 16 MiB
+    /// (reserved whole, it would fail, and end the process).
+    func testAStatedLengthReservesNoMoreThanItsCap() throws {
+        let body = MemoryBody()
+        try write(Data("short".utf8), to: body, expectedLength: 1 << 40)
+        XCTAssertEqual(body.contents(), Data("short".utf8))
+    }
+
     func testNothingIsMadeOnDisk() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memory-body-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -7,8 +7,7 @@ final class PendingDocument: Sendable {
     /// The address asked for, as the feed wrote it (resolved).
     let address: String
     let url: URL
-    /// Where the body goes, in memory; nil for a file on this machine (read when waited for) and
-    /// for a fetch that could not be started.
+    /// Where the body goes, in memory; nil for a file on this machine (read when waited for).
     let body: MemoryBody?
     private let state = Locked<State>(.running(nil))
     private let ended = DispatchSemaphore(value: 0)

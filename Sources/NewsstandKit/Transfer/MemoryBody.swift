@@ -14,11 +14,15 @@ final class MemoryBody: Sendable {
     private let bytes = Locked(Data())
 
     /// Drops what was written, and makes room for `expectedLength` bytes (a body starts anew: a
-    /// redirect's or a retry's second answer replaces the first).
+    /// redirect's or a retry's second answer replaces the first). Room is made for at most
+    /// ``largestReservation`` bytes: a length a server states costs memory only as its bytes arrive.
     func start(expectedLength: Int64?) {
-        let capacity = expectedLength.map { Int(clamping: max(0, $0)) } ?? 0
+        let capacity = Int(clamping: min(max(0, expectedLength ?? 0), Int64(Self.largestReservation)))
         bytes.withLock { $0 = Data(capacity: capacity) }
     }
+
+    /// The most room made before the bytes arrive.
+    static let largestReservation = 16 << 20
 
     func append(_ chunk: UnsafeRawBufferPointer) {
         bytes.withLock { $0.append(contentsOf: chunk) }
