@@ -122,15 +122,22 @@ final class PropertyListParserTests: XCTestCase {
     }
 
     /// A tag is read as one word of its bytes when ten bytes are left from it, else the careful
-    /// way: every element reads the same either way, and a name one byte off is refused either way.
+    /// way. Each element alone is a file whose last tags are read the careful way; with room
+    /// after it, as a word. It reads the same either way, and a name one byte off is refused
+    /// either way.
     func testTagsReadAsAWordOrNearTheEndReadAlike() throws {
-        let elements = "<array><dict><key>k</key><string>s</string><key>e</key><string/></dict><integer>7</integer>"
-            + "<real>2.5</real><true/><false/><false></false><date>2020-01-01T00:00:00Z</date><data>AA==</data><array/><dict/></array>"
-        let expected = "[{\"e\"=s:\"\",\"k\"=s:\"s\"},i:7,r:2.5,b:true,b:false,b:false,d:1577836800.0,x:AA==,[],{}]"
-        // Each element in turn placed last, with nothing after it, and then with room after it.
+        let elements: [(xml: String, read: String)] = [
+            ("<dict><key>k</key><string>s</string><key>e</key><string/></dict>", "{\"e\"=s:\"\",\"k\"=s:\"s\"}"),
+            ("<string>s</string>", "s:\"s\""), ("<string/>", "s:\"\""), ("<integer>7</integer>", "i:7"), ("<real>2.5</real>", "r:2.5"),
+            ("<true/>", "b:true"), ("<false/>", "b:false"), ("<false></false>", "b:false"), ("<true></true>", "b:true"),
+            ("<date>2020-01-01T00:00:00Z</date>", "d:1577836800.0"), ("<data>AA==</data>", "x:AA=="), ("<array/>", "[]"), ("<dict/>", "{}"),
+            ("<array><integer>1</integer></array>", "[i:1]"),
+        ]
         for padding in ["", String(repeating: " ", count: 12)] {
-            XCTAssertEqual(Self.canonical(try parse(Data(("<plist>" + elements + "</plist>" + padding).utf8))), expected, "padding \(padding.count)")
-            XCTAssertEqual(Self.canonical(try parse(Data((elements + padding).utf8))), expected, "no <plist>, padding \(padding.count)")
+            for (xml, read) in elements {
+                XCTAssertEqual(Self.canonical(try parse(Data((xml + padding).utf8))), read, "\(xml), padding \(padding.count)")
+                XCTAssertEqual(Self.canonical(try parse(Data(("<plist>" + xml + "</plist>" + padding).utf8))), read, "<plist>\(xml), padding \(padding.count)")
+            }
             for tag in ["true/", "false/", "array/", "dict/", "string/", "integer/", "key", "date", "data", "real"] {
                 let wrong = "<" + tag.replacingOccurrences(of: "/", with: "x/") + ">"
                 XCTAssertThrowsError(try parse(Data(("<plist><array>" + wrong + "</array></plist>" + padding).utf8)), wrong)
