@@ -17,9 +17,10 @@ final class ReleaseElsewhereTests: XCTestCase {
 
     func testTheLastReferenceGoesWithTheBlockOnAnotherThread() {
         let freed = DispatchSemaphore(value: 0)
-        var value: [Tracked]? = [Tracked(freed)]
-        ReleaseElsewhere.release(value!)
-        value = nil
+        // Moved in, as the callers do: a copy kept here would race the block for the last
+        // reference, and lose when the block runs first (it did, under ThreadSanitizer).
+        let value = [Tracked(freed)]
+        ReleaseElsewhere.release(consume value)
         XCTAssertEqual(freed.wait(timeout: .now() + 10), .success)
         XCTAssertNotEqual(Tracked.freedOn.withLock { $0 }, pthread_self())
     }
