@@ -140,7 +140,8 @@ final class CatalogPipelineTests: XCTestCase {
         let reads = DispatchQueue(label: "held reads")
         reads.suspend()
         let context = PageReadAhead.Context(
-            fetcher: fetcher, reader: CatalogReader(limits: fetcher.limits), format: AtomFeedFormat(), maximumPages: 5, maximumEntries: 1_000,
+            fetcher: fetcher, reader: CatalogReader(limits: fetcher.limits), validator: CatalogValidator(), format: AtomFeedFormat(),
+            maximumPages: 5, maximumEntries: 1_000,
             entriesRead: Locked(0), visited: [harness.server.url("/p1.atom").absoluteString], readQueue: reads)
         var ahead = PageReadAhead.start(hint: harness.server.url("/r2.atom").absoluteString, after: 1, context: context)
         XCTAssertTrue(harness.server.wait { server in (2...5).allSatisfy { server.requests(for: "/r\($0).atom").count == 1 } },
@@ -150,12 +151,32 @@ final class CatalogPipelineTests: XCTestCase {
         var read: [String] = []
         while let page = ahead {
             let (outcome, next) = page.take()
-            read += try outcome.get().entries.compactMap(\.id)
+            read += CatalogValidator().catalog(from: [try outcome.get()]).entries.map(\.id)
             ahead = next
         }
         XCTAssertEqual(read, ["r2", "r3", "r4", "r5"])
         for number in 2...5 { XCTAssertEqual(harness.server.requests(for: "/r\(number).atom").count, 1, "page \(number)") }
         XCTAssertEqual(leftovers(harness), [])
+    }
+
+    /// A page read ahead is checked on its own thread, then joined: a key its page repeats from
+    /// an earlier page is a duplicate numbered among the feed's entries, and a bad entry's place
+    /// counts on from the pages before it.
+    func testPagesCheckedAsTheyAreReadJoinAsOneFeed() throws {
+        let harness = try StoreHarness()
+        harness.server.serve("/p2.atom", .init(body: feed(head: "/p3.atom", entries: ["b", "  ", "c"]), contentType: "application/atom+xml"))
+        harness.server.serve("/p3.atom", .init(body: feed(entries: ["d", "a"]), contentType: "application/atom+xml"))
+        let pipeline = CatalogPipeline(fetcher: fetcher(harness), maximumPages: 10, maximumEntries: 1_000)
+        let catalog = try pipeline.catalog(from: .init(data: feed(head: "/p2.atom", entries: ["a", "b"]), url: harness.server.url("/p1.atom"),
+                                                       contentType: nil))
+        XCTAssertEqual(catalog.entries.map(\.id), ["a", "b", "c", "d"])
+        XCTAssertEqual(catalog.entries.map(\.downloadAddress), ["a", "b", "c", "d"].map { harness.server.url("/\($0).pdf").absoluteString })
+        // Page two: "b" again (the third outcome), then an entry without an ID at place 2 + 1;
+        // page three: "a" again, the seventh outcome.
+        XCTAssertEqual(catalog.warnings.map(\.kind), [.duplicateID, .missing(field: "id", expected: "a string of at most 1,024 bytes"), .duplicateID])
+        XCTAssertEqual(catalog.warnings.map(\.index), [2, 3, 6])
+        XCTAssertEqual(catalog.warnings.map(\.id), ["b", nil, "a"])
+        XCTAssertEqual(catalog.entries.map { catalog.positions[$0.localKey] }, [0, 1, 2, 3])
     }
 
     /// A later page that fails is worded without the secret its own address carries (worked out

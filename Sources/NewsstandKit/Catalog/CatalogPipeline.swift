@@ -2,7 +2,7 @@ import Foundation
 
 /// The one way a fetched catalog becomes a ``Catalog``, for every format: its format recognised
 /// and read into raw entries, a feed's later pages fetched (up to a bound, a loop noticed), then
-/// every entry checked by the one ``CatalogValidator``.
+/// every entry checked by the one ``CatalogValidator``, each page's as soon as it is read.
 struct CatalogPipeline: Sendable {
     let fetcher: CatalogFetcher
     /// Pages of a paginated feed read at most.
@@ -23,16 +23,20 @@ struct CatalogPipeline: Sendable {
         let format = try reader.format(of: data, contentType: first.contentType)
         var visited: Set<String> = [first.url.absoluteString, fetcher.subscription.url.absoluteString]
         let entriesRead = Locked(0)
+        let validator = CatalogValidator(limits: reader.limits, allowFiles: fetcher.subscription.url.isFileURL)
         func context() -> PageReadAhead.Context {
-            PageReadAhead.Context(fetcher: fetcher, reader: reader, format: format, maximumPages: maximumPages,
+            PageReadAhead.Context(fetcher: fetcher, reader: reader, validator: validator, format: format, maximumPages: maximumPages,
                                   maximumEntries: maximumEntries, entriesRead: entriesRead, visited: visited)
         }
         var upcoming = PageReadAhead.start(hint: format.nextPageHint(data, url: first.url), after: 1, context: context())
         defer { upcoming?.cancel() }
-        var pages = [try format.read(data, url: first.url, limits: reader.limits)]
-        entriesRead.withLock { $0 += pages[0].entries.count }
+        let firstPage = try format.read(data, url: first.url, limits: reader.limits)
+        entriesRead.withLock { $0 += firstPage.entries.count }
+        var pages = [validator.check(firstPage)]
+        // What a big page was read through is freed on another core: the next step need not wait.
+        ReleaseElsewhere.release(consume firstPage)
         var remarks: [CatalogRemark] = []
-        var entries = pages[0].entries.count
+        var entries = pages[0].entryCount
         while let next = pages[pages.count - 1].next {
             guard !visited.contains(next) else {
                 remarks.append(.pagesLoop(page: pages.count))
@@ -55,15 +59,13 @@ struct CatalogPipeline: Sendable {
             upcoming = following
             switch outcome {
             case .success(let page):
-                entries += page.entries.count
+                entries += page.entryCount
                 pages.append(page)
             case .failure(let error):
                 remarks.append(.pageUnreadable(page: pages.count + 1, reason: Redaction.redact(error.message, secrets: fetcher.secrets)))
             }
             if case .failure = outcome { break }
         }
-        let catalog = CatalogValidator(limits: reader.limits, allowFiles: fetcher.subscription.url.isFileURL).catalog(from: pages, remarks: remarks)
-        ReleaseElsewhere.release(consume pages)
-        return catalog
+        return validator.catalog(from: pages, remarks: remarks)
     }
 }

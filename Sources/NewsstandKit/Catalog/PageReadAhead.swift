@@ -1,7 +1,7 @@
 import Foundation
 
-/// A later page of a paginated feed, fetched and read on a thread of its own while the pages
-/// before it are read; as soon as its bytes are in and its head names the page after it, that one
+/// A later page of a paginated feed, fetched, read and checked on a thread of its own while the
+/// pages before it are read; as soon as its bytes are in and its head names the page after it, that one
 /// is fetched and read ahead in turn. ``CatalogPipeline`` takes the pages in order, and only while
 /// each page as read names the one read ahead of it: a feed of a hundred small pages was read one
 /// page at a time, on one core.
@@ -24,7 +24,7 @@ final class PageReadAhead: Sendable {
         /// The page's bytes as made ready when its transfer ended; nil for a fetch that never
         /// started, or a file on this machine.
         var arrival: Result<Arrival, NewsstandError>?
-        var outcome: Result<FeedPage, NewsstandError>?
+        var outcome: Result<CatalogValidator.CheckedPage, NewsstandError>?
         var successor: PageReadAhead?
         var cancelled = false
     }
@@ -40,6 +40,8 @@ final class PageReadAhead: Sendable {
     struct Context: Sendable {
         let fetcher: CatalogFetcher
         let reader: CatalogReader
+        /// What each page's entries are checked by, as soon as the page is read.
+        let validator: CatalogValidator
         /// The first page's format, for a later page whose own cannot be told.
         let format: any CatalogFormat
         let maximumPages: Int
@@ -101,17 +103,21 @@ final class PageReadAhead: Sendable {
     }
 
     private func read() {
-        let outcome: Result<FeedPage, NewsstandError>
+        let outcome: Result<CatalogValidator.CheckedPage, NewsstandError>
+        // The raw entries, kept until the pipeline has heard: freeing them is not its wait.
+        var raw: FeedPage?
         do throws(NewsstandError) {
             let page = try arrived()
             let read = try page.format.read(page.data, url: page.url, limits: context.reader.limits)
             context.entriesRead.withLock { $0 += read.entries.count }
-            outcome = .success(read)
+            outcome = .success(context.validator.check(read))
+            raw = read
         } catch {
             outcome = .failure(error)
         }
         state.withLock { $0.outcome = outcome }
         finished.signal()
+        withExtendedLifetime(raw) {}
     }
 
     /// The page's bytes once they are in: as made ready on the engine's thread, which has also
@@ -133,8 +139,8 @@ final class PageReadAhead: Sendable {
         return page
     }
 
-    /// The page once read, and the page read ahead after it (the caller's now: take or cancel it).
-    func take() -> (page: Result<FeedPage, NewsstandError>, next: PageReadAhead?) {
+    /// The page once read and checked, and the page read ahead after it (the caller's now: take or cancel it).
+    func take() -> (page: Result<CatalogValidator.CheckedPage, NewsstandError>, next: PageReadAhead?) {
         finished.wait()
         finished.signal()
         return state.withLock { state in
