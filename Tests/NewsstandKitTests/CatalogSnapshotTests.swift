@@ -134,4 +134,26 @@ final class CatalogSnapshotTests: XCTestCase {
         XCTAssertEqual(CatalogSnapshot.read(snapshot, allowFiles: false, limits: CatalogLimits())?.entries.map(\.acquisitions),
                        read.entries.map(\.acquisitions))
     }
+
+    /// Strings are written as ASCII only when every byte is: looked at eight bytes at a time,
+    /// a byte over 0x7F at any place of any length (the last whole word, the bytes after it)
+    /// makes the string UTF-16, and it reads back the same either way.
+    func testAStringIsWrittenAsASCIIOnlyWhenEveryByteIs() throws {
+        for length in 0..<20 {
+            let plain = String(repeating: "a", count: length)
+            XCTAssertTrue(plain.utf8.withContiguousStorageIfAvailable(BinaryPropertyListWriter.isASCII) ?? false, "\(length)")
+            for place in 0..<length {
+                var bytes = Array(plain.utf8)
+                bytes[place] = 0x80 | UInt8(place)
+                XCTAssertFalse(bytes.withUnsafeBufferPointer(BinaryPropertyListWriter.isASCII), "byte \(place) of \(length)")
+            }
+        }
+        let titles = ["plain ASCII of more than eight bytes", "é at the start", "ends in é", "1234567é", "12345678é", "夏"]
+        let entries = titles.enumerated().map { index, title in
+            CatalogEntry(CatalogEntry.Fields(id: "i\(index)", title: title, acquisition: Acquisition(address: "http://127.0.0.1/\(index).pdf", mediaType: .pdf)))
+        }
+        let back = try CatalogReader().catalog(CatalogSnapshot.data(of: Catalog(title: nil, entries: entries)), url: URL(string: "http://127.0.0.1/feed")!)
+        XCTAssertEqual(back.entries.map(\.title), titles)
+        XCTAssertEqual(back.entries.map(\.mediaType), Array(repeating: .pdf, count: titles.count))
+    }
 }

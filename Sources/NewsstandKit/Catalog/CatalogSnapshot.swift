@@ -15,7 +15,7 @@ public enum CatalogSnapshot {
         // other form an array slot, a dictionary and its values.
         let bound = 64 + catalog.entries.reduce(0) { $0 + 20 + 8 * $1.alternatives.count }
         var writer = BinaryPropertyListWriter(objectBound: bound, expectedBytes: catalog.entries.count * 320)
-        let keys = Keys(&writer)
+        var keys = Keys(&writer)
         var issues: [BinaryPropertyListWriter.Reference] = []
         issues.reserveCapacity(catalog.entries.count)
         var pairs = Pairs()
@@ -25,7 +25,7 @@ public enum CatalogSnapshot {
             pairs.add(keys.id, writer.string(fields.id))
             pairs.add(keys.localKey, writer.string(fields.localKey))
             pairs.add(keys.title, writer.string(fields.title))
-            acquisition(fields.acquisition, masking: secrets, keys: keys, into: &writer, &pairs)
+            acquisition(fields.acquisition, masking: secrets, keys: &keys, into: &writer, &pairs)
             pairs.add(keys.free, fields.isFree ? keys.yes : keys.no)
             if let date = fields.releaseDate { pairs.add(keys.releaseDate, writer.date(date)) }
             if let cover = fields.coverAddress { pairs.add(keys.coverURL, writer.string(SecretMask.mask(cover, secrets: secrets))) }
@@ -36,7 +36,7 @@ public enum CatalogSnapshot {
                 var offers: [BinaryPropertyListWriter.Reference] = []
                 for alternative in fields.alternatives {
                     var offer = Pairs()
-                    acquisition(alternative, masking: secrets, keys: keys, into: &writer, &offer)
+                    acquisition(alternative, masking: secrets, keys: &keys, into: &writer, &offer)
                     offers.append(writer.dictionary(keys: offer.names, values: offer.values))
                 }
                 pairs.add(keys.alternatives, writer.array(offers))
@@ -87,6 +87,17 @@ public enum CatalogSnapshot {
             (summary, price, authors) = (writer.string("Summary"), writer.string("Price"), writer.string("Authors"))
             (alternatives, snapshot, issues) = (writer.string("Alternatives"), writer.string("Snapshot"), writer.string("Issues"))
             (yes, no) = (writer.boolean(true), writer.boolean(false))
+        }
+
+        /// Each media type's text, written once: found by the type, not by hashing its text
+        /// for every issue (a tenth of writing an issue's download).
+        private var mediaTypes: [MediaType: Reference] = [:]
+
+        mutating func mediaType(_ type: MediaType, into writer: inout BinaryPropertyListWriter) -> Reference {
+            if let known = mediaTypes[type] { return known }
+            let reference = writer.sharedString(type.mimeTypeForSnapshot)
+            mediaTypes[type] = reference
+            return reference
         }
     }
 
@@ -171,10 +182,10 @@ public enum CatalogSnapshot {
 
     /// The keys of one way to get an issue, each handed to `add` with its value.
     private static func acquisition(
-        _ acquisition: Acquisition, masking secrets: [String], keys: Keys, into writer: inout BinaryPropertyListWriter, _ pairs: inout Pairs
+        _ acquisition: Acquisition, masking secrets: [String], keys: inout Keys, into writer: inout BinaryPropertyListWriter, _ pairs: inout Pairs
     ) {
         pairs.add(keys.downloadURL, writer.string(SecretMask.mask(acquisition.address, secrets: secrets)))
-        pairs.add(keys.mediaType, writer.sharedString(acquisition.mediaType.mimeTypeForSnapshot))
+        pairs.add(keys.mediaType, keys.mediaType(acquisition.mediaType, into: &writer))
         if let size = acquisition.size { pairs.add(acquisition.sizeIsAdvisory ? keys.advertisedSize : keys.size, writer.integer(size)) }
         if let digest = acquisition.sha256 { pairs.add(keys.sha256, writer.string(digest)) }
         if acquisition.throughWebPage { pairs.add(keys.webPage, keys.yes) }
