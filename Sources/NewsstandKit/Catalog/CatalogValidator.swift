@@ -21,8 +21,8 @@ public struct CatalogValidator: Sendable {
     /// The longest summary kept, in characters.
     static let maximumSummary = 4_000
 
-    /// A page whose entries are checked, to be joined with the pages around it by
-    /// ``catalog(from:remarks:)-([CheckedPage],_)``. A feed's later page is checked on the thread
+    /// A page whose entries are checked, to be joined with the pages around it (the
+    /// `catalog(from:remarks:)` of checked pages). A feed's later page is checked on the thread
     /// that read it while the next one is fetched, and its raw entries go then: checking 10,000
     /// entries once the last of 100 pages was in took a fifth of the time after its request.
     struct CheckedPage: Sendable {
