@@ -44,6 +44,31 @@ final class FeedVariantsTests: XCTestCase {
         XCTAssertEqual(byID["autumn"]?.downloadAddress, "https://cdn.example/x/deep/autumn.pdf")
     }
 
+    func testATextConstructIsHTMLByItsTypeInAnyCaseAndAnAcquisitionByItsRelsWholePrefix() throws {
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><id>f</id><title>T</title>
+              <entry><id>upper</id><title type="HTML">Upper &lt;b&gt;case&lt;/b&gt;</title>
+                <link rel="http://opds-spec.org/acquisition" type="application/pdf" href="/upper.pdf"/></entry>
+              <entry><id>mixed</id><title type="Text/Html">Mixed &lt;i&gt;type&lt;/i&gt;</title>
+                <link rel="http://opds-spec.org/acquisition/open-access" type="application/pdf" href="/mixed.pdf"/></entry>
+              <entry><id>plain</id><title type="text">Plain &lt;b&gt; stays</title>
+                <link rel="http://opds-spec.org/acquisition/lend-someday" type="application/pdf" href="/plain.pdf"/></entry>
+              <entry><id>near</id><title type="htmlx">Near &lt;b&gt; miss</title>
+                <link rel="http://opds-spec.org/acq" type="application/pdf" href="/near.pdf"/></entry>
+            </feed>
+            """
+        let read = try page(atom, type: "application/atom+xml")
+        let byID = Dictionary(uniqueKeysWithValues: read.entries.map { ($0.id ?? "", $0) })
+        XCTAssertEqual(byID["upper"]?.title, "Upper case", "type=\"HTML\" is HTML")
+        XCTAssertEqual(byID["mixed"]?.title, "Mixed type", "type=\"Text/Html\" is HTML")
+        XCTAssertEqual(byID["plain"]?.title, "Plain <b> stays", "plain text keeps what looks like a tag")
+        XCTAssertEqual(byID["upper"]?.acquisitions.first?.access, .acquire)
+        XCTAssertEqual(byID["mixed"]?.acquisitions.first?.access, .openAccess)
+        XCTAssertEqual(byID["plain"]?.acquisitions.first?.access, .acquire, "an unknown acquisition rel is still one")
+        XCTAssertNil(byID["near"], "a rel cut short of the acquisition prefix is no download")
+        XCTAssertEqual(read.itemsWithoutDownload, 1)
+    }
+
     func testAFeedWithoutXMLBaseResolvesAgainstItsOwnURL() throws {
         let atom = """
             <feed xmlns="http://www.w3.org/2005/Atom"><id>f</id><title>T</title>

@@ -11,7 +11,6 @@ public struct AtomFeedFormat: CatalogFormat {
     static let opds = "http://opds-spec.org/2010/catalog"
     static let dcTerms = "http://purl.org/dc/terms/"
     static let dcElements = "http://purl.org/dc/elements/1.1/"
-    static let acquisitionRel = "http://opds-spec.org/acquisition"
 
     public func recognition(contentType: String?, sniff: DocumentSniff) -> Recognition {
         let typed = contentType.map { $0.lowercased().contains("application/atom+xml") } ?? false
@@ -212,13 +211,18 @@ public struct AtomFeedFormat: CatalogFormat {
             func equals(_ text: StaticString) -> Bool {
                 text.utf8CodeUnitCount == bytes.count && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
             }
+            // Not `starts(with:)` on the constant's `utf8`: that walked both a byte at a time,
+            // through String's view, for every link of every entry.
+            func startsWith(_ text: StaticString) -> Bool {
+                text.utf8CodeUnitCount <= bytes.count && memcmp(bytes.baseAddress!, text.utf8Start, text.utf8CodeUnitCount) == 0
+            }
             if equals("http://opds-spec.org/image/thumbnail") || equals("http://opds-spec.org/thumbnail") || equals("x-stanza-cover-image-thumbnail") {
                 self = .thumbnail
             } else if equals("http://opds-spec.org/image") || equals("http://opds-spec.org/cover") || equals("x-stanza-cover-image") {
                 self = .image
             } else if equals("enclosure") {
                 self = .enclosure
-            } else if bytes.starts(with: AtomFeedFormat.acquisitionRel.utf8) {
+            } else if startsWith("http://opds-spec.org/acquisition") {
                 if equals("http://opds-spec.org/acquisition/open-access") {
                     self = .acquisition(.openAccess)
                 } else if equals("http://opds-spec.org/acquisition/buy") || equals("http://opds-spec.org/acquisition/borrow")
@@ -303,12 +307,28 @@ enum XMLFeed {
     /// An element's text; escaped HTML (`type="html"`, or an RSS description) loses its tags too.
     static func text(of element: Int, tree: XMLTree, html: Bool = false) -> String {
         let text = tree.text(of: element)
-        let type = tree.attribute("type", of: element)?.lowercased()
-        if html || type == "html" || type == "text/html" {
+        // The type compared where it lies: a lowercased copy of it for every title and summary
+        // was two allocations an entry.
+        if html || tree.withAttribute("type", of: element, isHTMLType) {
             guard text.utf8.contains(UInt8(ascii: "<")) || text.utf8.contains(UInt8(ascii: "&")) else { return text }
             return XMLText.trimmed(XMLText.decode(ArraySlice(text.utf8)))
         }
         return text
+    }
+
+    /// Whether a text construct's `type` is `html` or `text/html`, in any case.
+    private static func isHTMLType(_ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard let bytes else { return false }
+        func equalsIgnoringCase(_ text: StaticString) -> Bool {
+            guard bytes.count == text.utf8CodeUnitCount else { return false }
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                if lower != text.utf8Start[index] { return false }
+            }
+            return true
+        }
+        return equalsIgnoringCase("html") || equalsIgnoringCase("text/html")
     }
 
     /// A non-negative byte count, or nil for anything else.
