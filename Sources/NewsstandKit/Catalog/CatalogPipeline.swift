@@ -24,9 +24,10 @@ struct CatalogPipeline: Sendable {
         var visited: Set<String> = [first.url.absoluteString, fetcher.subscription.url.absoluteString]
         let entriesRead = Locked(0)
         let validator = CatalogValidator(limits: reader.limits, allowFiles: fetcher.subscription.url.isFileURL)
+        let readers = PageReaders()
         func context() -> PageReadAhead.Context {
             PageReadAhead.Context(fetcher: fetcher, reader: reader, validator: validator, format: format, maximumPages: maximumPages,
-                                  maximumEntries: maximumEntries, entriesRead: entriesRead, visited: visited)
+                                  maximumEntries: maximumEntries, entriesRead: entriesRead, visited: visited, readers: readers)
         }
         var upcoming = PageReadAhead.start(hint: format.nextPageHint(data, url: first.url), after: 1, context: context())
         defer { upcoming?.cancel() }

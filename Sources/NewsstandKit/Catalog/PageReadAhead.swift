@@ -50,8 +50,9 @@ final class PageReadAhead: Sendable {
         let entriesRead: Locked<Int>
         /// Pages read or being read: a head naming one of them starts nothing.
         var visited: Set<String>
-        /// Where pages are read; nil for a queue of each page's own.
+        /// Where pages are read: the pipeline's readers, or a queue of the caller's (tests hold reads back).
         var readQueue: DispatchQueue?
+        var readers = PageReaders()
     }
 
     /// Starts fetching and reading page `number` at `url`.
@@ -75,9 +76,13 @@ final class PageReadAhead: Sendable {
                 state.successor = successor
             }
         }
-        // A queue of its own, not the global pool: the refresh waiting for this page holds one
-        // of the pool's threads (one per core), and the pages read ahead took turns on the other.
-        (context.readQueue ?? DispatchQueue(label: "newsstand.page-read-ahead")).async { [self] in read() }
+        // Threads of the pipeline's own, not the global pool: the refresh waiting for this page
+        // holds one of the pool's threads (one per core), and the pages read ahead took turns on the other.
+        if let readQueue = context.readQueue {
+            readQueue.async { [self] in read() }
+        } else {
+            context.readers.submit { [self] in read() }
+        }
     }
 
     /// The page a head names, read ahead when the pipeline would read it next: not a page read
