@@ -26,4 +26,25 @@ final class XMLTreeReadingTests: XCTestCase {
         XCTAssertEqual(held.0, expected)
         XCTAssertTrue(held.1, "holding the bytes changes nothing the tree is")
     }
+
+    /// Names are where the document keeps them: an element's and an attribute's local name is
+    /// compared by its bytes, its prefix left out, a name that only begins the same is not it.
+    func testNamesAreReadFromTheDocumentWithoutTheirPrefix() throws {
+        let xml = """
+            <a:feed xmlns:a="urn:a" xmlns:x="urn:x"><a:entry x:id="prefixed" id="plain"/><entryx id="long"/><é lang="fr"/></a:feed>
+            """
+        let tree = try XMLTree.parse(Data(xml.utf8))
+        XCTAssertEqual((0..<tree.elements.count).map(tree.name(of:)), ["feed", "entry", "entryx", "é"])
+        XCTAssertTrue(tree.isElement(0, "feed", in: "urn:a"))
+        XCTAssertFalse(tree.isElement(0, "feed", in: "urn:x"))
+        XCTAssertTrue(tree.isElement(1, "entry", in: nil))
+        XCTAssertFalse(tree.isElement(2, "entry", in: nil), "entryx is not entry")
+        XCTAssertFalse(tree.isElement(1, "entryx", in: nil), "entry is not entryx")
+        XCTAssertTrue(tree.isElement(3, "é", in: nil))
+        XCTAssertEqual(tree.attribute("id", of: 1), "plain", "an unprefixed attribute")
+        XCTAssertEqual(tree.attribute("id", of: 1, in: "urn:x"), "prefixed")
+        XCTAssertEqual(tree.withAttribute("id", of: 2) { $0.map { String(decoding: $0, as: UTF8.self) } }, "long")
+        XCTAssertNil(tree.attribute("i", of: 2))
+        XCTAssertEqual(try tree.reading { held in (0..<held.elements.count).map(held.name(of:)) }, ["feed", "entry", "entryx", "é"])
+    }
 }

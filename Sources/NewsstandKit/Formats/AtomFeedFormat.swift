@@ -36,7 +36,7 @@ public struct AtomFeedFormat: CatalogFormat {
     /// The page of a parsed feed, its text read from the bytes ``XMLTree/reading(_:)`` holds.
     private func read(_ tree: XMLTree, url: URL) throws(NewsstandError) -> FeedPage {
         guard tree.isElement(tree.root, "feed", in: Self.atom) else {
-            throw NewsstandError.invalidCatalog("is XML but not an Atom feed (its root is <\(TextSanitizer.inert(tree.elements[0].name))>).")
+            throw NewsstandError.invalidCatalog("is XML but not an Atom feed (its root is <\(TextSanitizer.inert(tree.name(of: 0)))>).")
         }
         var page = FeedPage(format: .atom, url: url)
         var isOPDS = tree.namespaces.contains(Self.opds)
@@ -123,29 +123,29 @@ public struct AtomFeedFormat: CatalogFormat {
             let element = tree.elements[child]
             // Namespaces told apart by their index, worked out once a page: comparing URIs for
             // every element of 10,000 entries was a tenth of reading them.
-            switch (vocabulary(element), element.name) {
-            case (.atom, "id"):
+            switch (vocabulary(element), tree.withName(of: child, EntryChild.init)) {
+            case (.atom, .id):
                 item.id = tree.text(of: child)
-            case (.atom, "title"):
+            case (.atom, .title):
                 item.title = XMLFeed.text(of: child, tree: tree)
-            case (.atom, "updated"):
+            case (.atom, .updated):
                 if item.releaseDate == nil { item.releaseDate = tree.withText(of: child, FeedDate.iso8601) }
-            case (.atom, "published"):
+            case (.atom, .published):
                 published = tree.withText(of: child, FeedDate.iso8601) ?? published
-            case (.dublinCore, "issued"), (.dublinCore, "date"):
+            case (.dublinCore, .issued), (.dublinCore, .date):
                 // The publication's own date beats the feed's bookkeeping, wherever it stands.
                 issued = tree.withText(of: child, FeedDate.iso8601) ?? issued
-            case (.dublinCore, "identifier"):
+            case (.dublinCore, .identifier):
                 if item.id == nil { item.id = tree.text(of: child) }
-            case (.atom, "summary"):
+            case (.atom, .summary):
                 item.summary = XMLFeed.text(of: child, tree: tree)
                 hasHTML = true
-            case (.atom, "content"):
+            case (.atom, .content):
                 if item.summary == nil { item.summary = XMLFeed.text(of: child, tree: tree) }
                 hasHTML = true
-            case (.atom, "author"):
+            case (.atom, .author):
                 if let name = tree.childText(of: child, "name", in: Self.atom) { item.authors.append(name) }
-            case (.atom, "link"):
+            case (.atom, .link):
                 guard let written = tree.attribute("href", of: child) else { continue }
                 let href = bases.address(written, of: child)
                 switch tree.withAttribute("rel", of: child, LinkRole.init) {
@@ -180,7 +180,7 @@ public struct AtomFeedFormat: CatalogFormat {
         if feedLinks.isEmpty, item.acquisitions.isEmpty, hasHTML {
             let html = tree.children(of: entry).filter { child in
                 let element = tree.elements[child]
-                return vocabulary(element) == .atom && (element.name == "summary" || element.name == "content")
+                return vocabulary(element) == .atom && (tree.isElement(child, "summary", in: nil) || tree.isElement(child, "content", in: nil))
             }
             WikimediaPicture.adopt(html, of: tree, into: &item)
         }
@@ -197,6 +197,28 @@ public struct AtomFeedFormat: CatalogFormat {
         if item.id == nil { item.id = item.acquisitions[0].address }
         page.entries.append(item)
         return usedOPDS || enclosures == 0
+    }
+
+    /// The names an entry's children are read by, told from their bytes: a switch on the name
+    /// as a string compared it with each case in turn, the slow way for every case it was not.
+    private enum EntryChild {
+        case id, title, updated, published, issued, date, identifier, summary, content, author, link, other
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            func equals(_ text: StaticString) -> Bool {
+                text.utf8CodeUnitCount == name.count && memcmp(name.baseAddress!, text.utf8Start, name.count) == 0
+            }
+            switch name.count {
+            case 2: self = equals("id") ? .id : .other
+            case 4: self = equals("link") ? .link : equals("date") ? .date : .other
+            case 5: self = equals("title") ? .title : .other
+            case 6: self = equals("author") ? .author : equals("issued") ? .issued : .other
+            case 7: self = equals("updated") ? .updated : equals("summary") ? .summary : equals("content") ? .content : .other
+            case 9: self = equals("published") ? .published : .other
+            case 10: self = equals("identifier") ? .identifier : .other
+            default: self = .other
+            }
+        }
     }
 
     /// What a link's `rel` makes it, told from the attribute's bytes.

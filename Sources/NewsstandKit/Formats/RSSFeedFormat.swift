@@ -29,19 +29,18 @@ public struct RSSFeedFormat: CatalogFormat {
 
     /// The page of a parsed feed, its text read from the bytes ``XMLTree/reading(_:)`` holds.
     private func read(_ tree: XMLTree, url: URL) throws(NewsstandError) -> FeedPage {
-        guard tree.elements[tree.root].name == "rss" && namespace(of: tree.root, in: tree) == nil, let channel = tree.children(of: tree.root).first(where: { namespace(of: $0, in: tree) == nil && tree.elements[$0].name == "channel" }) else {
+        guard tree.isElement(tree.root, "rss", in: nil) && namespace(of: tree.root, in: tree) == nil, let channel = tree.children(of: tree.root).first(where: { namespace(of: $0, in: tree) == nil && tree.isElement($0, "channel", in: nil) }) else {
             throw NewsstandError.invalidCatalog("is XML but not an RSS feed (no <rss><channel>).")
         }
         var page = FeedPage(format: .rss, url: url)
-        page.title = tree.children(of: channel).first { namespace(of: $0, in: tree) == nil && tree.elements[$0].name == "title" }
+        page.title = tree.children(of: channel).first { namespace(of: $0, in: tree) == nil && tree.isElement($0, "title", in: nil) }
             .map { tree.text(of: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         var bases = XMLBases(tree, document: url)
         var channelCover: String?
         var index = 0
         page.entries.reserveCapacity(tree.childCount(of: channel))
         for child in tree.children(of: channel) {
-            let element = tree.elements[child]
-            switch (namespace(of: child, in: tree), element.name) {
+            switch (namespace(of: child, in: tree), tree.name(of: child)) {
             case (nil, "item"):
                 read(item: child, tree: tree, index: index, bases: &bases, into: &page)
                 index += 1
@@ -81,8 +80,7 @@ public struct RSSFeedFormat: CatalogFormat {
         var otherTitle: String?
         var issued: Date?
         for child in tree.children(of: item) {
-            let element = tree.elements[child]
-            switch (namespace(of: child, in: tree), element.name) {
+            switch (namespace(of: child, in: tree), tree.name(of: child)) {
             case (nil, "guid"):
                 entry.id = tree.text(of: child)
             case (nil, "title"):
@@ -93,7 +91,7 @@ public struct RSSFeedFormat: CatalogFormat {
                 entry.releaseDate = FeedDate.rfc822(tree.text(of: child)) ?? FeedDate.iso8601(tree.text(of: child)) ?? entry.releaseDate
             case (AtomFeedFormat.dcElements?, "date"), (AtomFeedFormat.dcTerms?, "date"), (AtomFeedFormat.dcTerms?, "issued"),
                  (AtomFeedFormat.dcTerms?, "created"), (AtomFeedFormat.dcTerms?, "modified"):
-                if issued == nil || element.name == "issued" {
+                if issued == nil || tree.isElement(child, "issued", in: nil) {
                     let text = tree.text(of: child)
                     issued = FeedDate.iso8601(text) ?? FeedDate.rfc822(text) ?? issued
                 }

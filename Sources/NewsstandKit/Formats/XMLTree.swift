@@ -7,9 +7,14 @@ import Foundation
 /// processing instructions are skipped, and the HTML entities feeds use without declaring them
 /// are read. An element's text is decoded only when asked for.
 struct XMLTree: Sendable, Equatable {
+    /// An element or an attribute names itself by where its local name lies in the document, not
+    /// by a string of it: a string made or looked up for each of a feed's 200,000 names, copied
+    /// (retained) with each element and compared as a string, was a tenth of reading the feed.
+    /// ``name(of:)`` makes the string when one is wanted; ``isElement(_:_:in:)`` and the attribute
+    /// lookups compare bytes.
     struct Element: Sendable, Equatable {
-        /// The local name, without its prefix.
-        var name: String
+        /// Where the local name (without its prefix) lies in ``XMLTree/document``.
+        var name: Range<Int32>
         /// An index into ``XMLTree/namespaces``; -1 for none.
         var namespace: Int32
         var parent: Int32
@@ -23,7 +28,8 @@ struct XMLTree: Sendable, Equatable {
     }
 
     struct Attribute: Sendable, Equatable {
-        var name: String
+        /// Where the local name lies in ``XMLTree/document``.
+        var name: Range<Int32>
         /// An index into ``XMLTree/namespaces``; -1 for none (the usual case: unprefixed).
         var namespace: Int32
         /// Where the raw value lies: it is decoded only when asked for, as most never are.
@@ -135,9 +141,32 @@ struct XMLTree: Sendable, Equatable {
 
     /// Whether an element is `name` in namespace `namespace` (nil: any namespace).
     func isElement(_ element: Int, _ name: String, in namespace: String?) -> Bool {
-        guard elements[element].name == name else { return false }
+        guard names(elements[element].name, name) else { return false }
         guard let namespace else { return true }
         return self.namespace(of: element) == namespace
+    }
+
+    /// An element's local name.
+    func name(of element: Int) -> String {
+        withName(of: element) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `body` on the bytes of an element's local name, where the document keeps them.
+    func withName<Result>(of element: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let range = elements[element].name
+        return withBytes { bytes in body(UnsafeBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)])) }
+    }
+
+    /// Whether the name at `range` of the document is `name`.
+    private func names(_ range: Range<Int32>, _ name: String) -> Bool {
+        let count = Int(range.upperBound - range.lowerBound)
+        guard count == name.utf8.count else { return false }
+        return withBytes { bytes in
+            let start = bytes.baseAddress! + Int(range.lowerBound)
+            // A literal's bytes are contiguous; any other string is compared a byte at a time.
+            return name.utf8.withContiguousStorageIfAvailable { memcmp(start, $0.baseAddress!, count) == 0 }
+                ?? name.utf8.elementsEqual(UnsafeBufferPointer(start: start, count: count))
+        }
     }
 
     /// The element's children, in order.
@@ -160,7 +189,7 @@ struct XMLTree: Sendable, Equatable {
         let range = elements[element].attributes
         for index in Int(range.lowerBound)..<Int(range.upperBound) {
             let attribute = attributes[index]
-            guard attribute.name == name else { continue }
+            guard names(attribute.name, name) else { continue }
             if let namespace {
                 if attribute.namespace >= 0, namespaces[Int(attribute.namespace)] == namespace { return value(of: attribute) }
             } else if attribute.namespace < 0 {
@@ -177,7 +206,7 @@ struct XMLTree: Sendable, Equatable {
         let range = elements[element].attributes
         for index in Int(range.lowerBound)..<Int(range.upperBound) {
             let attribute = attributes[index]
-            guard attribute.namespace < 0, attribute.name == name else { continue }
+            guard attribute.namespace < 0, names(attribute.name, name) else { continue }
             if attribute.hasReference {
                 var decoded = value(of: attribute)
                 return decoded.withUTF8 { body($0) }
@@ -266,7 +295,7 @@ struct XMLTree: Sendable, Equatable {
 }
 
 extension XMLTree.Segments<XMLTree.Element> {
-    /// One field read in place: the subscript copies the element out, its name with it.
+    /// One field read in place: the subscript copies the whole element out.
     func nextSibling(of position: Int) -> Int32 {
         position < first.count ? first[position].nextSibling : second[position - first.count].nextSibling
     }

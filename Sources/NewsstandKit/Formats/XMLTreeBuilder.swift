@@ -41,7 +41,6 @@ extension XMLTree {
         var bindings: [Binding] = []
         var lastChild: [Int] = []
         private var rawAttributes: [XMLScanner.RawAttribute] = []
-        private var names = RecentNames()
 
         // A half begun inside a context: how deep it is, which of the half's elements are the
         // innermost context element's children, whether that element holds markup in this half,
@@ -184,13 +183,13 @@ extension XMLTree {
                 // The `xml` prefix is bound first, to namespace 0.
                 if attributeNamespace == 0, attributeLocal.elementsEqual("base".utf8) { hasXMLBase = true }
                 attributes.append(Attribute(
-                    name: names.name(attributeLocal), namespace: attributeNamespace,
+                    name: Int32(attributeLocal.startIndex)..<Int32(attributeLocal.endIndex), namespace: attributeNamespace,
                     value: Int32(attribute.valueStart)..<Int32(attribute.valueEnd), hasReference: attribute.hasReference))
             }
             let index = elements.count
             let parent = open.last?.element ?? -1
             elements.append(Element(
-                name: names.name(local), namespace: namespace, parent: Int32(parent),
+                name: Int32(local.startIndex)..<Int32(local.endIndex), namespace: namespace, parent: Int32(parent),
                 attributes: attributeStart..<Int32(attributes.count), content: Int32(scanner.index)..<Int32(scanner.index)))
             if !open.isEmpty {
                 markHasMarkup(parent)

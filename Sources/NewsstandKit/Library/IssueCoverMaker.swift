@@ -118,14 +118,14 @@ public enum IssueCoverMaker {
     /// like a cover, then the first image of the book.
     private static func epubCover(_ zip: ZipFile) throws(NewsstandError) -> Data {
         let container = try parse(zip.read("META-INF/container.xml", limit: 1 << 20))
-        guard let rootfile = container.elements.indices.first(where: { container.elements[$0].name == "rootfile" }),
+        guard let rootfile = container.elements.indices.first(where: { container.isElement($0, "rootfile", in: nil) }),
               let opfPath = container.attribute("full-path", of: rootfile), let folder = HPubArchive.safeComponents(opfPath)?.dropLast()
         else { throw NewsstandError(.verificationFailed, "The EPUB names no package document.") }
         let package = try parse(zip.read(opfPath, limit: 4 << 20))
         var items: [(id: String, href: String, properties: String, mediaType: String)] = []
         var coverID: String?
         for index in package.elements.indices {
-            switch package.elements[index].name {
+            switch package.name(of: index) {
             case "item":
                 items.append((package.attribute("id", of: index) ?? "", package.attribute("href", of: index) ?? "",
                               package.attribute("properties", of: index) ?? "", package.attribute("media-type", of: index) ?? ""))

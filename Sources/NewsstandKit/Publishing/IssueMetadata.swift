@@ -87,12 +87,12 @@ public struct IssueMetadata: Sendable, Equatable, Codable {
     /// The package's `dc:title`, `dc:date` and `dc:description`.
     private static func epub(_ zip: ZipFile) throws(NewsstandError) -> (String?, Date?, String?) {
         let container = try parse(zip.read("META-INF/container.xml", limit: 1 << 20))
-        guard let rootfile = container.elements.indices.first(where: { container.elements[$0].name == "rootfile" }),
+        guard let rootfile = container.elements.indices.first(where: { container.isElement($0, "rootfile", in: nil) }),
               let opf = container.attribute("full-path", of: rootfile)
         else { return (nil, nil, nil) }
         let package = try parse(zip.read(opf, limit: 4 << 20))
         func first(_ name: String) -> String? {
-            package.elements.indices.first { package.elements[$0].name == name }.map { package.text(of: $0) }
+            package.elements.indices.first { package.isElement($0, name, in: nil) }.map { package.text(of: $0) }
         }
         return (first("title"), first("date").flatMap { FeedDate.iso8601($0) ?? FeedDate.iso8601($0 + "T00:00:00Z") }, first("description"))
     }

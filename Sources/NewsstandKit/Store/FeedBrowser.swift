@@ -84,7 +84,7 @@ public struct FeedBrowser: Sendable {
             throw NewsstandError(.invalidCatalog, "The server's search description is not well-formed XML.")
         }
         var best: String?
-        for child in tree.children(of: tree.root) where tree.elements[child].name == "Url" {
+        for child in tree.children(of: tree.root) where tree.isElement(child, "Url", in: nil) {
             guard let template = tree.attribute("template", of: child) else { continue }
             let type = tree.attribute("type", of: child)?.lowercased() ?? ""
             if type.contains("atom") || type.contains("opds") || best == nil { best = template }

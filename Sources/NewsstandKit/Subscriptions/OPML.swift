@@ -25,8 +25,8 @@ public enum OPML {
         } catch {
             throw NewsstandError(.invalidCatalog, "It is not well-formed XML (line \(error.line)), so not OPML.")
         }
-        guard tree.elements.first?.name == "opml" else {
-            throw NewsstandError(.invalidCatalog, "It is XML with a <\(TextSanitizer.inert(tree.elements.first?.name ?? "?"))> root, not OPML.")
+        guard !tree.elements.isEmpty, tree.isElement(tree.root, "opml", in: nil) else {
+            throw NewsstandError(.invalidCatalog, "It is XML with a <\(TextSanitizer.inert(tree.elements.isEmpty ? "?" : tree.name(of: tree.root)))> root, not OPML.")
         }
         guard let body = tree.child(of: tree.root, "body", in: nil) else {
             throw NewsstandError(.invalidCatalog, "It is OPML without a <body>.")
