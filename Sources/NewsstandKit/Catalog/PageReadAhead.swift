@@ -50,8 +50,9 @@ final class PageReadAhead: Sendable {
         let entriesRead: Locked<Int>
         /// Pages read or being read: a head naming one of them starts nothing.
         var visited: Set<String>
-        /// Where pages are read: the pipeline's readers, or a queue of the caller's (tests hold reads back).
+        /// A queue to read pages on instead of ``readers`` (tests hold reads back with it).
         var readQueue: DispatchQueue?
+        /// The pipeline's threads, where pages are read.
         var readers = PageReaders()
     }
 

@@ -9,7 +9,8 @@ import Foundation
 struct XMLTree: Sendable, Equatable {
     /// An element or an attribute names itself by where its local name lies in the document, not
     /// by a string of it: a string made or looked up for each of a feed's 200,000 names, copied
-    /// (retained) with each element and compared as a string, was a tenth of reading the feed.
+    /// (retained) with each element and compared as a string, was 8% of the instructions a
+    /// refresh of a 10,000-entry feed took.
     /// ``name(of:)`` makes the string when one is wanted; ``isElement(_:_:in:)`` and the attribute
     /// lookups compare bytes.
     struct Element: Sendable, Equatable {
@@ -161,6 +162,7 @@ struct XMLTree: Sendable, Equatable {
     private func names(_ range: Range<Int32>, _ name: String) -> Bool {
         let count = Int(range.upperBound - range.lowerBound)
         guard count == name.utf8.count else { return false }
+        guard count > 0 else { return true }
         return withBytes { bytes in
             let start = bytes.baseAddress! + Int(range.lowerBound)
             // A literal's bytes are contiguous; any other string is compared a byte at a time.
