@@ -141,11 +141,11 @@ final class CatalogSnapshotTests: XCTestCase {
     func testAStringIsWrittenAsASCIIOnlyWhenEveryByteIs() throws {
         for length in 0..<20 {
             let plain = String(repeating: "a", count: length)
-            XCTAssertTrue(plain.utf8.withContiguousStorageIfAvailable(BinaryPropertyListWriter.isASCII) ?? false, "\(length)")
+            XCTAssertTrue(plain.utf8.withContiguousStorageIfAvailable { $0.isASCII } ?? false, "\(length)")
             for place in 0..<length {
                 var bytes = Array(plain.utf8)
                 bytes[place] = 0x80 | UInt8(place)
-                XCTAssertFalse(bytes.withUnsafeBufferPointer(BinaryPropertyListWriter.isASCII), "byte \(place) of \(length)")
+                XCTAssertFalse(bytes.withUnsafeBufferPointer { $0.isASCII }, "byte \(place) of \(length)")
             }
         }
         let titles = ["plain ASCII of more than eight bytes", "é at the start", "ends in é", "1234567é", "12345678é", "夏"]

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The threads that read and check a paginated feed's later pages: one per core, started when
-/// the first page is handed over, running at a lower priority than the rest of the process, and
-/// gone once the last page handed over is read and nothing holds them.
+/// The threads that read and check a paginated feed's later pages: at most one per core (and
+/// eight), each started when a page is handed over while fewer are running, at a lower priority
+/// than the rest of the process, and gone once the last page handed over is read and nothing
+/// holds them.
 ///
 /// Why a lower priority: the next page is asked for on the transfer engine's thread as soon as a
 /// page's bytes are in. With both cores reading earlier pages, that thread waited for a core at
@@ -17,30 +18,32 @@ final class PageReaders: Sendable {
     private let shared: Shared
     private let count: Int
 
-    init(count: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(count: Int = min(8, ProcessInfo.processInfo.activeProcessorCount)) {
         self.count = max(1, count)
         shared = Shared()
     }
 
     deinit {
         // Nothing can be handed over any more: each reader wakes, finds the queue empty, and ends.
-        shared.state.withLock { $0.closed = true }
-        for _ in 0..<count { shared.waiting.signal() }
+        let threads = shared.state.withLock { state in
+            state.closed = true
+            return state.threads
+        }
+        for _ in 0..<threads { shared.waiting.signal() }
     }
 
     /// Runs `read` on a reader, after the reads handed over before it have started.
     func submit(_ read: @escaping @Sendable () -> Void) {
-        let start = shared.state.withLock { state -> Bool in
+        let start = shared.state.withLock { [count] state -> Bool in
             state.reads.append(read)
-            defer { state.started = true }
-            return !state.started
+            guard state.threads < count else { return false }
+            state.threads += 1
+            return true
         }
         if start {
-            for _ in 0..<count {
-                Thread.detachNewThread { [shared] in
-                    setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
-                    shared.run()
-                }
+            Thread.detachNewThread { [shared] in
+                setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+                shared.run()
             }
         }
         shared.waiting.signal()
@@ -53,7 +56,8 @@ final class PageReaders: Sendable {
             var reads: [(@Sendable () -> Void)?] = []
             /// Index of the next read to start: reads start in the order they were handed over.
             var next = 0
-            var started = false
+            /// Readers started so far.
+            var threads = 0
             var closed = false
         }
 

@@ -205,9 +205,7 @@ public struct AtomFeedFormat: CatalogFormat {
         case id, title, updated, published, issued, date, identifier, summary, content, author, link, other
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
-            func equals(_ text: StaticString) -> Bool {
-                text.utf8CodeUnitCount == name.count && memcmp(name.baseAddress!, text.utf8Start, name.count) == 0
-            }
+            let equals = name.equals
             switch name.count {
             case 2: self = equals("id") ? .id : .other
             case 4: self = equals("link") ? .link : equals("date") ? .date : .other
@@ -230,21 +228,14 @@ public struct AtomFeedFormat: CatalogFormat {
                 self = .other
                 return
             }
-            func equals(_ text: StaticString) -> Bool {
-                text.utf8CodeUnitCount == bytes.count && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
-            }
-            // Not `starts(with:)` on the constant's `utf8`: that walked both a byte at a time,
-            // through String's view, for every link of every entry.
-            func startsWith(_ text: StaticString) -> Bool {
-                text.utf8CodeUnitCount <= bytes.count && memcmp(bytes.baseAddress!, text.utf8Start, text.utf8CodeUnitCount) == 0
-            }
+            let equals = bytes.equals
             if equals("http://opds-spec.org/image/thumbnail") || equals("http://opds-spec.org/thumbnail") || equals("x-stanza-cover-image-thumbnail") {
                 self = .thumbnail
             } else if equals("http://opds-spec.org/image") || equals("http://opds-spec.org/cover") || equals("x-stanza-cover-image") {
                 self = .image
             } else if equals("enclosure") {
                 self = .enclosure
-            } else if startsWith("http://opds-spec.org/acquisition") {
+            } else if bytes.hasPrefix("http://opds-spec.org/acquisition") {
                 if equals("http://opds-spec.org/acquisition/open-access") {
                     self = .acquisition(.openAccess)
                 } else if equals("http://opds-spec.org/acquisition/buy") || equals("http://opds-spec.org/acquisition/borrow")
@@ -341,16 +332,7 @@ enum XMLFeed {
     /// Whether a text construct's `type` is `html` or `text/html`, in any case.
     private static func isHTMLType(_ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
         guard let bytes else { return false }
-        func equalsIgnoringCase(_ text: StaticString) -> Bool {
-            guard bytes.count == text.utf8CodeUnitCount else { return false }
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                if lower != text.utf8Start[index] { return false }
-            }
-            return true
-        }
-        return equalsIgnoringCase("html") || equalsIgnoringCase("text/html")
+        return bytes.equalsIgnoringASCIICase("html") || bytes.equalsIgnoringASCIICase("text/html")
     }
 
     /// A non-negative byte count, or nil for anything else.

@@ -42,7 +42,7 @@ public enum LocalKey {
     /// letters, digits and `-`, at most 40 of them, without `-` at either end (`issue` when
     /// nothing is left), then `-` and the hash. Nil when not ASCII.
     private static func asciiKey(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard bytes.isASCII else { return nil }
         var end = bytes.count
         // The last non-empty segment.
         while end > 0, bytes[end - 1] == UInt8(ascii: ":") || bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }

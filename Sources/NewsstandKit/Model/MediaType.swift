@@ -59,14 +59,7 @@ public enum MediaType: String, Sendable, CaseIterable {
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
         let bare = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        func matches(_ name: StaticString) -> Bool {
-            guard name.utf8CodeUnitCount == bare.count else { return false }
-            let expected = name.utf8Start
-            for offset in 0..<bare.count where bare[offset] | (bare[offset] >= 65 && bare[offset] <= 90 ? 0x20 : 0) != expected[offset] {
-                return false
-            }
-            return true
-        }
+        func matches(_ name: StaticString) -> Bool { bare.equalsIgnoringASCIICase(name) }
         if matches("application/pdf") || matches("application/x-pdf") { return .pdf }
         if matches("application/epub+zip") { return .epub }
         if matches("application/vnd.comicbook+zip") || matches("application/x-cbz") { return .cbz }

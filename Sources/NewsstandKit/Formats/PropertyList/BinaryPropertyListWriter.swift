@@ -102,28 +102,10 @@ struct BinaryPropertyListWriter: ~Copyable {
 
     /// Writes `utf8` as an ASCII string if it is one.
     private mutating func writeASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard Self.isASCII(utf8) else { return false }
+        guard utf8.isASCII else { return false }
         marker(0x50, count: utf8.count)
         append(utf8)
         return true
-    }
-
-    /// Whether every byte is below 0x80, looked at eight at a time: a byte at a time was most of
-    /// the cost of writing a snapshot's strings.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var high: UInt64 = 0
-        var position = 0
-        while position + 8 <= bytes.count {
-            high |= raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-            position += 8
-        }
-        while position < bytes.count {
-            high |= UInt64(base[position])
-            position += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
     }
 
     mutating func integer(_ value: Int64) -> Reference {

@@ -13,9 +13,7 @@ enum PropertyListKey: Int, CaseIterable {
 
     /// Checks the length and first letter before comparing: one comparison per key.
     init?(utf8 key: UnsafeBufferPointer<UInt8>) {
-        func matches(_ name: StaticString) -> Bool {
-            name.utf8CodeUnitCount == key.count && memcmp(name.utf8Start, key.baseAddress!, key.count) == 0
-        }
+        func matches(_ name: StaticString) -> Bool { key.equals(name) }
         switch (key.count, key.first) {
         case (2, UInt8(ascii: "I")) where matches("ID"): self = .id
         case (5, UInt8(ascii: "T")) where matches("Title"): self = .title
