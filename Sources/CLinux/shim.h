@@ -8,6 +8,7 @@
 #endif
 #include <fcntl.h>
 #include <malloc.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* glibc's own declarations (sys/xattr.h), written out: that header brings sys/types.h and with
@@ -48,6 +49,29 @@ static inline int clinux_remove_attribute(const char *path, const char *name) {
    free at the top before it gives memory back. */
 static inline int clinux_keep_free_memory(int bytes) {
     return mallopt(M_TOP_PAD, bytes);
+}
+
+#ifndef M_MMAP_THRESHOLD
+#define M_MMAP_THRESHOLD -3 /* glibc's value, as M_TOP_PAD above */
+#endif
+
+/* Has malloc serve blocks up to `bytes` from its heaps rather than from a mapping of their own. */
+static inline int clinux_keep_large_blocks_in_heap(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
+/* Asks the kernel to back a range with 2 MiB pages where it can (transparent huge pages). */
+static inline int clinux_advise_huge_pages(void *start, size_t length) {
+    return madvise(start, length, MADV_HUGEPAGE);
+}
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25 /* Linux 6.1 */
+#endif
+
+/* Puts a range already in 4 KiB pages into 2 MiB pages now, its untouched part included. */
+static inline int clinux_collapse_huge_pages(void *start, size_t length) {
+    return madvise(start, length, MADV_COLLAPSE);
 }
 
 #endif

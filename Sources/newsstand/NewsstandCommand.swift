@@ -49,6 +49,12 @@ struct NewsstandCommand: ParsableCommand {
             // which stays, gives memory back).
             ProcessMemory.keepFreedMemory(upTo: 64 << 20)
         }
+        // The commands that read whole catalogs at once fault their memory in 2 MiB at a time;
+        // a download keeps its small footprint (its peak RSS is a bench row).
+        let readingCatalogs: [any ParsableCommand.Type] = [Refresh.self, List.self, Sync.self]
+        if readingCatalogs.contains(where: { $0._commandName == subcommand }) {
+            ProcessMemory.useHugePages()
+        }
         var command: any ParsableCommand
         do {
             command = try parse(arguments, named: named)

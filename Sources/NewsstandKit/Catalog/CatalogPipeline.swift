@@ -17,6 +17,7 @@ struct CatalogPipeline: Sendable {
     /// page's head names it (``CatalogFormat/nextPageHint(_:url:)``, ``PageReadAhead``); the page
     /// as read has the last word.
     func catalog(from first: CatalogFetcher.Document) throws(NewsstandError) -> Catalog {
+        ProcessMemory.adviseHugePagesForThisThread()
         let reader = CatalogReader(limits: fetcher.limits)
         let data = try DocumentEncoding.utf8(first.data, contentType: first.contentType)
         try reader.limits.checkSize(of: data)

@@ -43,6 +43,7 @@ final class PageReaders: Sendable {
         if start {
             Thread.detachNewThread { [shared] in
                 setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+                ProcessMemory.adviseHugePagesForThisThread()
                 shared.run()
             }
         }

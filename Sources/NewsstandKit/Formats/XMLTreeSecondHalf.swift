@@ -41,6 +41,7 @@ final class XMLTreeSecondHalf: @unchecked Sendable {
 
     private func run() {
         guard claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        ProcessMemory.adviseHugePagesForThisThread()
         defer { done.signal() }
         guard var half = builder.take() else { return }
         // Read in a local: a class's property, stepped through, is checked for exclusive access at every token.

@@ -116,6 +116,38 @@ enum FileOps {
         clinux_keep_free_memory(Int32(clamping: bytes)) == 1
     }
 
+    /// Has malloc serve blocks up to `bytes` from its heaps (``ProcessMemory``).
+    static func keepLargeBlocksInHeap(upTo bytes: Int) -> Bool {
+        clinux_keep_large_blocks_in_heap(Int32(clamping: bytes)) == 1
+    }
+
+    /// The whole of a file the kernel makes as it is read (`/proc`), whose size says nothing;
+    /// nil when it cannot be read.
+    static func contents(ofProcFile path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return contents }
+            contents.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Asks for 2 MiB pages behind `range` of the address space (``ProcessMemory``).
+    static func adviseHugePages(_ range: Range<UInt>) -> Bool {
+        clinux_advise_huge_pages(UnsafeMutableRawPointer(bitPattern: range.lowerBound), Int(range.upperBound - range.lowerBound)) == 0
+    }
+
+    /// Puts `range` into 2 MiB pages now (``ProcessMemory``).
+    static func collapseHugePages(_ range: Range<UInt>) -> Bool {
+        clinux_collapse_huge_pages(UnsafeMutableRawPointer(bitPattern: range.lowerBound), Int(range.upperBound - range.lowerBound)) == 0
+    }
+
     /// Sets the extended attribute `name` of the file at `path` (never through a link); false with
     /// errno set when it cannot be (ENOTSUP where the file system keeps no user attributes).
     static func setAttribute(_ name: String, _ value: Data, of path: String) -> Bool {

@@ -345,6 +345,7 @@ public final class Store: Sendable {
                 let summary = Locked<RefreshSummary?>(nil)
                 let secrets = URLSecrets.secrets(in: subscription.url)
                 DispatchQueue.concurrentPerform(iterations: 2) { [cache] part in
+                    ProcessMemory.adviseHugePagesForThisThread()
                     if part == 0 {
                         try? cache.save(catalog, info: info, masking: secrets)
                     } else {

@@ -24,6 +24,7 @@ public enum Pieces {
         let pieceSize = (count + pieces - 1) / pieces
         let results = Locked<[Result<Element, Failure>?]>(Array(repeating: nil, count: pieces))
         DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            ProcessMemory.adviseHugePagesForThisThread()
             let range = min(count, piece * pieceSize)..<min(count, (piece + 1) * pieceSize)
             let result = Result { () throws(Failure) in try body(range, piece) }
             results.withLock { $0[piece] = result }
