@@ -65,6 +65,22 @@ static inline int clinux_advise_huge_pages(void *start, size_t length) {
     return madvise(start, length, MADV_HUGEPAGE);
 }
 
+/* Has malloc's heap grow by `bytes` (and what M_TOP_PAD adds) now. The block is held in a
+   volatile so the compiler keeps the pair, which it would otherwise drop as unused. */
+static inline void clinux_grow_heap(size_t bytes) {
+    void *volatile block = malloc(bytes);
+    free(block);
+}
+
+/* Where malloc serves a small block from now: the heap this thread allocates from. Held in a
+   volatile, as above. */
+static inline unsigned long clinux_heap_address(void) {
+    void *volatile block = malloc(64);
+    unsigned long address = (unsigned long)block;
+    free(block);
+    return address;
+}
+
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25 /* Linux 6.1 */
 #endif

@@ -138,6 +138,16 @@ enum FileOps {
         }
     }
 
+    /// Has malloc's heap grow by `bytes` now (``ProcessMemory``).
+    static func growHeap(by bytes: Int) {
+        clinux_grow_heap(bytes)
+    }
+
+    /// Where malloc serves a small block from now, on this thread; 0 when it cannot (``ProcessMemory``).
+    static func currentHeapAddress() -> UInt {
+        UInt(clinux_heap_address())
+    }
+
     /// Asks for 2 MiB pages behind `range` of the address space (``ProcessMemory``).
     static func adviseHugePages(_ range: Range<UInt>) -> Bool {
         clinux_advise_huge_pages(UnsafeMutableRawPointer(bitPattern: range.lowerBound), Int(range.upperBound - range.lowerBound)) == 0

@@ -24,7 +24,7 @@ public enum ProcessMemory {
         _ = FileOps.keepLargeBlocksInHeap(upTo: 32 << 20)
         // The heap grows by what keepFreedMemory asked for before it is advised, so the advice
         // covers the growth (the kernel keeps the advised part of a mapping apart from the rest).
-        free(malloc(1 << 20))
+        FileOps.growHeap(by: 1 << 20)
         adviseHugePagesForThisThread()
     }
 
@@ -39,11 +39,8 @@ public enum ProcessMemory {
     /// The heap the calling thread allocates from, advised now; nil when it was already, or is
     /// not one (the advice is then left to the kernel's defaults) or the kernel refused.
     static func adviseHeapOfThisThread() -> Range<UInt>? {
-        // Where the next small block comes from is the heap this thread is using now.
-        guard let block = malloc(64) else { return nil }
-        let address = UInt(bitPattern: block)
-        free(block)
-        guard !hugePages.withLock({ $0.advised.contains { $0.contains(address) } }),
+        let address = FileOps.currentHeapAddress()
+        guard address != 0, !hugePages.withLock({ $0.advised.contains { $0.contains(address) } }),
               let maps = FileOps.contents(ofProcFile: "/proc/self/maps"),
               let heap = heapMapping(containing: address, in: maps) else { return nil }
         hugePages.withLock { $0.advised.append(heap) }
