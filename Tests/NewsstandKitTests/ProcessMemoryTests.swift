@@ -77,4 +77,23 @@ final class ProcessMemoryTests: XCTestCase {
         let section = try XCTUnwrap(smaps[header...].first { $0.hasPrefix("VmFlags:") })
         XCTAssertTrue(section.split(separator: " ").contains("hg"), "\(section)")
     }
+
+    /// An address in a mapping that is not a heap (a file here) reads the maps once: the mapping
+    /// is remembered as declined. Low addresses, where nothing of this process lies.
+    func testAMappingThatIsNotAHeapIsReadOnce() {
+        let fake = Array("10000000-10200000 rw-p 00000000 fe:01 99                         /fake/file\n".utf8)
+        var reads = 0
+        let read: () -> [UInt8]? = { reads += 1; return fake }
+        XCTAssertNil(ProcessMemory.adviseHeap(holding: 0x1000_0040, readingMaps: read))
+        XCTAssertEqual(reads, 1)
+        XCTAssertNil(ProcessMemory.adviseHeap(holding: 0x101f_0000, readingMaps: read))
+        XCTAssertEqual(reads, 1, "the declined mapping is known")
+        XCTAssertNil(ProcessMemory.adviseHeap(holding: 0x1020_0000, readingMaps: read))
+        XCTAssertEqual(reads, 2, "an address past it is not")
+    }
+
+    func testTheMappingHoldingAnAddress() {
+        XCTAssertEqual(ProcessMemory.mapping(containing: 0x7f4f_2010_0000, in: Array(maps.utf8)), 0x7f4f_2000_0000..<0x7f4f_2020_0000)
+        XCTAssertNil(ProcessMemory.mapping(containing: 0x1000, in: Array(maps.utf8)))
+    }
 }

@@ -39,10 +39,19 @@ public enum ProcessMemory {
     /// The heap the calling thread allocates from, advised now; nil when it was already, or is
     /// not one (the advice is then left to the kernel's defaults) or the kernel refused.
     static func adviseHeapOfThisThread() -> Range<UInt>? {
-        let address = FileOps.currentHeapAddress()
-        guard address != 0, !hugePages.withLock({ $0.advised.contains { $0.contains(address) } }),
-              let maps = FileOps.contents(ofProcFile: "/proc/self/maps"),
-              let heap = heapMapping(containing: address, in: maps) else { return nil }
+        adviseHeap(holding: FileOps.currentHeapAddress()) { FileOps.contents(ofProcFile: "/proc/self/maps") }
+    }
+
+    /// The heap that holds `address`, advised now. The maps are read once a mapping: a heap is
+    /// remembered as advised, and any other mapping as declined, so a thread whose allocator is
+    /// not glibc's does not read the maps (0.1 ms) on every call.
+    static func adviseHeap(holding address: UInt, readingMaps readMaps: () -> [UInt8]?) -> Range<UInt>? {
+        guard address != 0, !hugePages.withLock({ $0.knows(address) }), let maps = readMaps() else { return nil }
+        guard let heap = heapMapping(containing: address, in: maps) else {
+            // Nothing in the maps is a sign of a mapping made since; a later call may find it.
+            if let other = mapping(containing: address, in: maps) { hugePages.withLock { $0.declined.append(other) } }
+            return nil
+        }
         hugePages.withLock { $0.advised.append(heap) }
         guard FileOps.adviseHugePages(heap) else { return nil }
         // The 2 MiB where the thread allocates now is partly in small pages already, and the
@@ -55,6 +64,23 @@ public enum ProcessMemory {
         return heap
     }
 
+    /// The bounds of whichever mapping holds `address`, from `/proc/self/maps` lines.
+    static func mapping(containing address: UInt, in maps: [UInt8]) -> Range<UInt>? {
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
+            guard let bounds = bounds(of: line), bounds.contains(address) else { continue }
+            return bounds
+        }
+        return nil
+    }
+
+    /// A maps line's `start-end`, or nil when the line is not one.
+    private static func bounds(of line: ArraySlice<UInt8>) -> Range<UInt>? {
+        let first = line.prefix { $0 != UInt8(ascii: " ") }
+        let parts = first.split(separator: UInt8(ascii: "-"))
+        guard parts.count == 2, let start = hexadecimal(parts[0]), let end = hexadecimal(parts[1]), start < end else { return nil }
+        return start..<end
+    }
+
     /// The private, writable, anonymous mapping (or the `[heap]`) that holds `address`, with what
     /// follows it as room to grow, read from
     /// `/proc/self/maps` lines (`start-end perms offset device inode [path]`, addresses in hex);
@@ -64,8 +90,8 @@ public enum ProcessMemory {
         for line in maps.split(separator: UInt8(ascii: "\n")) {
             let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
             guard fields.count >= 5 else { continue }
-            let bounds = fields[0].split(separator: UInt8(ascii: "-"))
-            guard bounds.count == 2, let start = hexadecimal(bounds[0]), let end = hexadecimal(bounds[1]), start < end else { continue }
+            guard let bounds = bounds(of: fields[0]) else { continue }
+            let (start, end) = (bounds.lowerBound, bounds.upperBound)
             let path = fields.count > 5 ? fields[5] : []
             let anonymous = fields[4].elementsEqual("0".utf8) && (path.isEmpty || path.elementsEqual("[heap]".utf8))
             if let heap = found {
@@ -102,6 +128,12 @@ public enum ProcessMemory {
         var isEnabled = false
         /// The heaps advised so far.
         var advised: [Range<UInt>] = []
+        /// The mappings found not to be heaps.
+        var declined: [Range<UInt>] = []
+
+        func knows(_ address: UInt) -> Bool {
+            advised.contains { $0.contains(address) } || declined.contains { $0.contains(address) }
+        }
     }
 
     private static let hugePages = Locked(HugePages())
