@@ -179,6 +179,38 @@ final class CatalogPipelineTests: XCTestCase {
         XCTAssertEqual(catalog.entries.map { catalog.positions[$0.localKey] }, [0, 1, 2, 3])
     }
 
+    /// A big Atom page is read and checked piece by piece on every core: the catalog is the one
+    /// the page read whole and then checked makes, warnings in every piece numbered by their
+    /// place in the page, and a key repeated from another piece a duplicate.
+    func testAPageCheckedInThePiecesItWasReadInIsThePageCheckedWhole() throws {
+        let count = 3_000
+        var entries = ""
+        for number in 0..<count {
+            // An entry without an ID, one whose download is not http(s), and one that repeats
+            // the first entry's ID, in each part of the page.
+            let id = number % 700 == 5 ? "" : number % 900 == 7 ? "urn:x:0" : "urn:x:\(number)"
+            let href = number % 800 == 9 ? "ftp://127.0.0.1/\(number).pdf" : "/get/\(number).pdf"
+            entries += "<entry><id>\(id)</id><title>Issue \(number)</title>"
+                + "<link rel=\"http://opds-spec.org/acquisition\" type=\"application/pdf\" href=\"\(href)\"/></entry>\n"
+        }
+        let data = Data(("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Big</title>\n" + entries + "</feed>").utf8)
+        let url = URL(string: "http://127.0.0.1:8080/opds/big.atom")!
+        let validator = CatalogValidator()
+        XCTAssertGreaterThan(Pieces.count(for: count), 1, "read in pieces")
+        let (checked, _) = try validator.readAndCheck(data, url: url, format: AtomFeedFormat(), limits: CatalogLimits())
+        let inPieces = validator.catalog(from: [checked])
+        let whole = validator.catalog(from: [try AtomFeedFormat().read(data, url: url, limits: CatalogLimits())])
+        XCTAssertEqual(inPieces, whole)
+        XCTAssertEqual(inPieces.entries.count, whole.entries.count)
+        let missing = (0..<count).filter { $0 % 700 == 5 }
+        let repeated = (0..<count).filter { $0 % 900 == 7 && $0 % 700 != 5 }
+        let unsupported = (0..<count).filter { $0 % 800 == 9 && $0 % 700 != 5 && $0 % 900 != 7 }
+        XCTAssertEqual(inPieces.warnings.map(\.index), (missing + repeated + unsupported).sorted())
+        XCTAssertEqual(Set(inPieces.warnings.filter { $0.kind == .duplicateID }.map(\.index)), Set(repeated))
+        XCTAssertEqual(inPieces.entries.count, count - missing.count - repeated.count - unsupported.count)
+        XCTAssertEqual(inPieces.entries.first?.downloadAddress, "http://127.0.0.1:8080/get/0.pdf")
+    }
+
     /// A later page that fails is worded without the secret its own address carries (worked out
     /// only when a failure is worded).
     func testALaterPageThatFailsIsWordedWithoutTheSecretInItsAddress() throws {

@@ -32,11 +32,11 @@ struct CatalogPipeline: Sendable {
         }
         var upcoming = PageReadAhead.start(hint: format.nextPageHint(data, url: first.url), after: 1, context: context())
         defer { upcoming?.cancel() }
-        let firstPage = try format.read(data, url: first.url, limits: reader.limits)
-        entriesRead.withLock { $0 += firstPage.entries.count }
-        var pages = [validator.check(firstPage)]
-        // What a big page was read through is freed on another core: the next step need not wait.
-        ReleaseElsewhere.release(consume firstPage)
+        let (firstPage, read) = try validator.readAndCheck(data, url: first.url, format: format, limits: reader.limits)
+        // What a big page was read into is freed on another core: the next step need not wait.
+        ReleaseElsewhere.release(read)
+        entriesRead.withLock { $0 += firstPage.entryCount }
+        var pages = [firstPage]
         var remarks: [CatalogRemark] = []
         var entries = pages[0].entryCount
         while let next = pages[pages.count - 1].next {

@@ -47,27 +47,69 @@ public struct CatalogValidator: Sendable {
         catalog(from: pages.map(check), remarks: remarks)
     }
 
+    /// The entries of one piece of a page, checked. A format that reads a page's entries in
+    /// pieces on several cores checks each piece on the core that read it (``PiecewiseFormat``):
+    /// every core then waits for the others once a page, not once to read and again to check.
+    struct CheckedPiece: Sendable {
+        fileprivate let outcomes: [Checked]
+        /// The piece's last entry's index + 1; 0 when it has none.
+        fileprivate let span: Int
+        let entryCount: Int
+    }
+
+    /// The entries a page was read into, left once they are checked: for the caller to free
+    /// where that is nobody's wait (on another core, or after the page is handed over).
+    struct ReadEntries: Sendable {
+        fileprivate let pieces: [[FeedEntry]]
+    }
+
+    /// `data` read by `format` and its entries checked; a ``PiecewiseFormat``'s in each piece
+    /// where it was read.
+    func readAndCheck(_ data: Data, url: URL, format: any CatalogFormat,
+                      limits: CatalogLimits) throws(NewsstandError) -> (checked: CheckedPage, read: ReadEntries) {
+        guard let piecewise = format as? any PiecewiseFormat else {
+            let page = try format.read(data, url: url, limits: limits)
+            return (check(page), ReadEntries(pieces: [page.entries]))
+        }
+        let resolver = URLResolver(base: url)
+        // The page's own format (OPDS, or plain Atom) is known only once every piece is read;
+        // the one the format names itself by words the warnings the same way.
+        let (page, pieces) = try piecewise.read(data, url: url, limits: limits) { entries in
+            let checked = entries.withUnsafeBufferPointer { check(piece: $0, resolver: resolver, format: piecewise.kind) }
+            return (checked: checked, read: entries)
+        }
+        return (self.page(page, checked: pieces.map(\.checked)), ReadEntries(pieces: pieces.map(\.read)))
+    }
+
     /// Checks every entry of `page`, on every core when it has many: they are independent.
     func check(_ page: FeedPage) -> CheckedPage {
         let resolver = URLResolver(base: page.url)
-        let format = page.format
         // An entry is read where its page keeps it, through the page's buffer: copying it out
         // (for its index, or to hand it over) retained and released every string it holds.
-        let outcomes = Pieces.map(page.entries.count) { range, _ -> [Checked] in
-            page.entries.withUnsafeBufferPointer { entries in
-                var outcomes: [Checked] = []
-                outcomes.reserveCapacity(range.count)
-                for position in range {
-                    outcomes.append(check(entries[position], index: entries[position].index, resolver: resolver, format: format))
-                }
-                return outcomes
-            }
+        let pieces = Pieces.map(page.entries.count) { range, _ -> CheckedPiece in
+            page.entries.withUnsafeBufferPointer { check(piece: UnsafeBufferPointer(rebasing: $0[range]), resolver: resolver, format: page.format) }
         }
+        return self.page(page, checked: pieces)
+    }
+
+    /// Checks a piece of a page's entries, each against `resolver` (the page's address).
+    func check(piece entries: UnsafeBufferPointer<FeedEntry>, resolver: URLResolver, format: CatalogFormatKind) -> CheckedPiece {
+        var outcomes: [Checked] = []
+        outcomes.reserveCapacity(entries.count)
         var last = -1
-        for position in page.entries.indices { last = max(last, page.entries[position].index) }
-        return CheckedPage(outcomes: outcomes, entryCount: page.entries.count, next: page.next, span: last + 1,
-                           itemsWithoutDownload: page.itemsWithoutDownload, templatedLinks: page.templatedLinks, title: page.title,
-                           format: page.format, search: page.search, navigation: page.navigation)
+        for position in entries.indices {
+            outcomes.append(check(entries[position], index: entries[position].index, resolver: resolver, format: format))
+            last = max(last, entries[position].index)
+        }
+        return CheckedPiece(outcomes: outcomes, span: last + 1, entryCount: entries.count)
+    }
+
+    /// `page` (all but its entries) with the pieces its entries were checked in, in order.
+    func page(_ page: FeedPage, checked pieces: [CheckedPiece]) -> CheckedPage {
+        CheckedPage(outcomes: pieces.map(\.outcomes), entryCount: pieces.reduce(0) { $0 + $1.entryCount }, next: page.next,
+                    span: pieces.reduce(0) { max($0, $1.span) }, itemsWithoutDownload: page.itemsWithoutDownload,
+                    templatedLinks: page.templatedLinks, title: page.title, format: page.format, search: page.search,
+                    navigation: page.navigation)
     }
 
     /// The catalog of checked pages, in order: the first of each local key is kept, later ones

@@ -111,12 +111,12 @@ final class PageReadAhead: Sendable {
     private func read() {
         let outcome: Result<CatalogValidator.CheckedPage, NewsstandError>
         // The raw entries, kept until the pipeline has heard: freeing them is not its wait.
-        var raw: FeedPage?
+        var raw: CatalogValidator.ReadEntries?
         do throws(NewsstandError) {
             let page = try arrived()
-            let read = try page.format.read(page.data, url: page.url, limits: context.reader.limits)
-            context.entriesRead.withLock { $0 += read.entries.count }
-            outcome = .success(context.validator.check(read))
+            let (checked, read) = try context.validator.readAndCheck(page.data, url: page.url, format: page.format, limits: context.reader.limits)
+            context.entriesRead.withLock { $0 += checked.entryCount }
+            outcome = .success(checked)
             raw = read
         } catch {
             outcome = .failure(error)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Atom feeds: OPDS 1.2 catalogs (acquisition and navigation feeds) and plain Atom feeds whose
 /// entries carry an enclosure.
-public struct AtomFeedFormat: CatalogFormat {
+public struct AtomFeedFormat: PiecewiseFormat {
     public init() {}
 
     public var kind: CatalogFormatKind { .opds1 }
@@ -28,13 +28,25 @@ public struct AtomFeedFormat: CatalogFormat {
     }
 
     public func read(_ data: Data, url: URL, limits: CatalogLimits) throws(NewsstandError) -> FeedPage {
-        let parsed = try XMLFeed.parse(data, limits: limits)
-        defer { ReleaseElsewhere.release(parsed) }
-        return try parsed.reading { tree throws(NewsstandError) in try read(tree, url: url) }
+        var (page, pieces) = try read(data, url: url, limits: limits) { piece in piece }
+        page.entries = FeedEntry.moved(from: pieces.indices.map { index in
+            defer { pieces[index] = [] }
+            return pieces[index]
+        })
+        return page
     }
 
-    /// The page of a parsed feed, its text read from the bytes ``XMLTree/reading(_:)`` holds.
-    private func read(_ tree: XMLTree, url: URL) throws(NewsstandError) -> FeedPage {
+    func read<Piece: Sendable>(_ data: Data, url: URL, limits: CatalogLimits,
+                               eachPiece: @Sendable (consuming [FeedEntry]) -> Piece) throws(NewsstandError) -> (page: FeedPage, pieces: [Piece]) {
+        let parsed = try XMLFeed.parse(data, limits: limits)
+        defer { ReleaseElsewhere.release(parsed) }
+        return try parsed.reading { tree throws(NewsstandError) in try read(tree, url: url, eachPiece: eachPiece) }
+    }
+
+    /// The page of a parsed feed, its text read from the bytes ``XMLTree/reading(_:)`` holds,
+    /// its entries in pieces (``PiecewiseFormat``).
+    private func read<Piece: Sendable>(_ tree: XMLTree, url: URL,
+                                       eachPiece: @Sendable (consuming [FeedEntry]) -> Piece) throws(NewsstandError) -> (page: FeedPage, pieces: [Piece]) {
         guard tree.isElement(tree.root, "feed", in: Self.atom) else {
             throw NewsstandError.invalidCatalog("is XML but not an Atom feed (its root is <\(TextSanitizer.inert(tree.name(of: 0)))>).")
         }
@@ -57,8 +69,8 @@ public struct AtomFeedFormat: CatalogFormat {
                 entries.append(child)
             }
         }
-        // Entries are read on every core, each piece into a page of its own, joined in order.
-        var pieces = Pieces.map(entries.count) { [self, bases, entries] range, _ -> (page: FeedPage, usedOPDS: Bool) in
+        // Entries are read on every core, each piece into a page of its own.
+        let pieces = Pieces.map(entries.count) { [self, bases, entries] range, _ -> (page: FeedPage, usedOPDS: Bool, made: Piece) in
             var piece = FeedPage(format: .atom, url: url)
             piece.entries.reserveCapacity(range.count)
             var bases = bases
@@ -66,19 +78,17 @@ public struct AtomFeedFormat: CatalogFormat {
             for index in range where read(entry: entries[index], tree: tree, index: index, bases: &bases, vocabularies: vocabularies, into: &piece) {
                 usedOPDS = true
             }
-            return (piece, usedOPDS)
+            var read: [FeedEntry] = []
+            swap(&read, &piece.entries)
+            return (piece, usedOPDS, eachPiece(read))
         }
-        page.entries = FeedEntry.moved(from: pieces.indices.map { index in
-            defer { pieces[index].page.entries = [] }
-            return pieces[index].page.entries
-        })
         for piece in pieces {
             page.navigation += piece.page.navigation
             page.itemsWithoutDownload += piece.page.itemsWithoutDownload
             if piece.usedOPDS { isOPDS = true }
         }
         if isOPDS || page.search != nil { page.format = .opds1 }
-        return page
+        return (page, pieces.map(\.made))
     }
 
     private func readFeedLink(_ link: Int, tree: XMLTree, url: URL, into page: inout FeedPage) {
