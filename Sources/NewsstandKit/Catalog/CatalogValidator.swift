@@ -97,9 +97,13 @@ public struct CatalogValidator: Sendable {
         var outcomes: [Checked] = []
         outcomes.reserveCapacity(entries.count)
         var last = -1
-        for position in entries.indices {
-            outcomes.append(check(entries[position], index: entries[position].index, resolver: resolver, format: format))
-            last = max(last, entries[position].index)
+        guard let first = entries.baseAddress else { return CheckedPiece(outcomes: [], span: 0, entryCount: 0) }
+        // Each entry is read through a pointer to where its piece keeps it: passed as a value
+        // (even `borrowing`), it was copied whole, its strings and arrays retained and released.
+        for position in 0..<entries.count {
+            let entry = first + position
+            outcomes.append(check(entry, index: entry.pointee.index, resolver: resolver, format: format))
+            last = max(last, entry.pointee.index)
         }
         return CheckedPiece(outcomes: outcomes, span: last + 1, entryCount: entries.count)
     }
@@ -172,19 +176,19 @@ public struct CatalogValidator: Sendable {
         case sampleOnly
     }
 
-    private func check(_ entry: FeedEntry, index: Int, resolver: URLResolver, format: CatalogFormatKind) -> Checked {
+    private func check(_ entry: UnsafePointer<FeedEntry>, index: Int, resolver: URLResolver, format: CatalogFormatKind) -> Checked {
         // Formats fall back to what identifies an item best; an entry with nothing at all is skipped.
-        guard let id = entry.id.map(Self.clean), !id.isEmpty, id.utf8.count <= 1024 else {
-            if entry.problem == .notAnEntry { return .warning(CatalogWarning(.notAnEntry, index: index, id: nil)) }
-            if entry.acquisitions.isEmpty && entry.problem == nil { return .nothingToDownload }
+        guard let id = entry.pointee.id.map(Self.clean), !id.isEmpty, id.utf8.count <= 1024 else {
+            if entry.pointee.problem == .notAnEntry { return .warning(CatalogWarning(.notAnEntry, index: index, id: nil)) }
+            if entry.pointee.acquisitions.isEmpty && entry.pointee.problem == nil { return .nothingToDownload }
             return .warning(CatalogWarning(.missing(field: format.idField, expected: "a string of at most 1,024 bytes"), index: index, id: nil))
         }
-        if let problem = entry.problem { return .warning(CatalogWarning(problem, index: index, id: id)) }
+        if let problem = entry.pointee.problem { return .warning(CatalogWarning(problem, index: index, id: id)) }
         // Most entries have one usable download: it is held apart, and an array is made only
         // for a second (an array for each entry was one allocation in twenty). Each is kept with
         // its offer's place, not a copy of the offer: copying offers in and out of candidates
         // retained and released each of their strings, a sixth of checking an entry.
-        let offers = entry.acquisitions
+        let offers = entry.pointee.acquisitions
         var single: (acquisition: Acquisition, offer: Int)?
         var usable: [(acquisition: Acquisition, offer: Int)] = []
         var sawUnsupportedURL = false
@@ -239,9 +243,9 @@ public struct CatalogValidator: Sendable {
         }
         let preferred = single ?? usable[0]
         let preferredOffer = preferred.offer
-        let title = entry.title.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? id
+        let title = entry.pointee.title.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? id
         var cover: String?
-        for candidate in entry.covers {
+        for candidate in entry.pointee.covers {
             if let inline = inlineCover(candidate) {
                 cover = inline
                 break
@@ -253,20 +257,20 @@ public struct CatalogValidator: Sendable {
         }
         // A JPEG or PNG is its own cover (a WebP is made one, once downloaded: the shelf cannot decode it).
         if cover == nil, preferred.acquisition.mediaType == .jpeg || preferred.acquisition.mediaType == .png { cover = preferred.acquisition.address }
-        let summary = entry.summary.map { Self.capped(Self.clean($0), Self.maximumSummary) }.flatMap { $0.isEmpty ? nil : $0 }
+        let summary = entry.pointee.summary.map { Self.capped(Self.clean($0), Self.maximumSummary) }.flatMap { $0.isEmpty ? nil : $0 }
         // Joined as they come: an array mapped, then filtered, was two allocations an entry.
         var authors: String?
-        for author in entry.authors {
+        for author in entry.pointee.authors {
             let name = Self.clean(author)
             guard !name.isEmpty else { continue }
             authors = authors.map { $0 + ", " + name } ?? name
         }
         // A key given beside the ID (the cache's snapshot) is used only if it is one LocalKey accepts.
-        let key = entry.localKey.flatMap { LocalKey.isValid($0) ? $0 : nil }
+        let key = entry.pointee.localKey.flatMap { LocalKey.isValid($0) ? $0 : nil }
         let fields = CatalogEntry.Fields(
-            id: id, localKey: key, title: Self.capped(title, Self.maximumTitle), releaseDate: entry.releaseDate, coverAddress: cover,
+            id: id, localKey: key, title: Self.capped(title, Self.maximumTitle), releaseDate: entry.pointee.releaseDate, coverAddress: cover,
             acquisition: preferred.acquisition, alternatives: single == nil ? usable.dropFirst().map(\.acquisition) : [],
-            isFree: entry.isFree ?? (offers[preferredOffer].access != .paid && !offers[preferredOffer].throughWebPage), summary: summary,
+            isFree: entry.pointee.isFree ?? (offers[preferredOffer].access != .paid && !offers[preferredOffer].throughWebPage), summary: summary,
             price: offers[preferredOffer].price.map(Self.clean), authors: authors)
         return .entry(CatalogEntry(fields))
     }

@@ -205,7 +205,10 @@ public struct AtomFeedFormat: PiecewiseFormat {
             return usedOPDS
         }
         if item.id == nil { item.id = item.acquisitions[0].address }
-        page.entries.append(item)
+        // Moved in, not copied (an append copied it, every string and array of it retained and
+        // released; `consume` is refused here): an empty entry goes in, and the two are swapped.
+        page.entries.append(FeedEntry(index: index))
+        swap(&page.entries[page.entries.count - 1], &item)
         return usedOPDS || enclosures == 0
     }
 
