@@ -159,6 +159,52 @@ final class NginxEndToEndTests: XCTestCase {
         XCTAssertEqual(nginx.requests(for: "/feeds/big.atom").map(\.status), [200])
     }
 
+    /// A page big enough to be read and checked in pieces on every core, a bad entry in each
+    /// piece: `refresh` warns about each at its place in the page, a key repeated from an earlier
+    /// piece is a duplicate, and the cached copy lists the rest in the feed's order.
+    func testABigPageCheckedInPiecesWarnsAtEachBadEntrysPlaceAndListsTheRestInOrder() throws {
+        let count = 2_500
+        XCTAssertGreaterThan(Pieces.count(for: count), 1, "read in pieces")
+        let pieceSize = (count + Pieces.count(for: count) - 1) / Pieces.count(for: count)
+        // In every piece: an entry without an ID, one that repeats the first entry's ID, and one
+        // whose download is not http(s).
+        let missing = Set(stride(from: 3, to: count, by: pieceSize))
+        let repeated = Set(stride(from: 11, to: count, by: pieceSize))
+        let unsupported = Set(stride(from: pieceSize - 2, to: count, by: pieceSize))
+        var text = "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><id>big</id><title>Big Harbour</title>\n"
+        for n in 0..<count {
+            let id = missing.contains(n) ? "" : repeated.contains(n) ? "e0" : "e\(n)"
+            let href = unsupported.contains(n) ? "ftp://127.0.0.1/\(n).pdf" : "/issues/a.pdf"
+            text += "<entry><id>\(id)</id><title>Issue \(n)</title><updated>2026-01-01T00:00:00Z</updated>"
+            text += "<link rel=\"http://opds-spec.org/acquisition\" type=\"application/pdf\" href=\"\(href)\"/></entry>\n"
+        }
+        try nginx.put("feeds/pieces.atom", Data((text + "</feed>").utf8))
+        XCTAssertEqual(try runner.run("subscribe", nginx.url("/feeds/pieces.atom").absoluteString, "--name", "pieces", "--no-check").status, 0)
+
+        let refreshed = try runner.run("refresh")
+        XCTAssertEqual(refreshed.status, 0, refreshed.error)
+        let kept = (0..<count).filter { !missing.contains($0) && !repeated.contains($0) && !unsupported.contains($0) }
+        XCTAssertTrue(refreshed.output.contains("catalog updated, \(kept.count) issues, \(kept.count) new."), refreshed.output)
+        // Warned about in the page's order, numbered from one, whichever core read the piece.
+        let warned = refreshed.error.split(separator: "\n").filter { $0.hasPrefix("warning: Skipped issue ") }
+        let places = warned.compactMap { line in Int(line.dropFirst("warning: Skipped issue ".count).prefix { $0.isNumber }) }
+        // At most twenty lines are printed (more pieces on a machine with more cores).
+        let bad = missing.union(repeated).union(unsupported).sorted()
+        XCTAssertEqual(places, bad.prefix(20).map { $0 + 1 }, refreshed.error)
+        for place in repeated.sorted() where bad.prefix(20).contains(place) {
+            XCTAssertTrue(warned.contains { $0.hasPrefix("warning: Skipped issue \(place + 1) (ID \"e0\")") }, "a duplicate: \(refreshed.error)")
+        }
+        for place in unsupported.sorted() where bad.prefix(20).contains(place) {
+            XCTAssertTrue(warned.contains { $0.hasPrefix("warning: Skipped issue \(place + 1) (ID \"e\(place)\")") && $0.hasSuffix("is not an http or https URL.") },
+                          "not http(s): \(refreshed.error)")
+        }
+
+        let listed = try runner.run("list", "--json", "--offline")
+        XCTAssertEqual(listed.status, 0, listed.error)
+        XCTAssertEqual(try issueIDs(listed), kept.map { "e\($0)" }, "every usable entry, in the feed's order")
+        XCTAssertEqual(nginx.requests(for: "/feeds/pieces.atom").map(\.status), [200])
+    }
+
     func testAuthBasicIsAskedForThenAnsweredAndRememberedAndAWrongPasswordNamesLogin() throws {
         try nginx.put("private/catalog.plist", Fixtures.catalog([Fixtures.entry(id: "p", download: "/private/p.pdf")]))
         try nginx.put("private/p.pdf", issue)
