@@ -102,7 +102,7 @@ public struct CatalogValidator: Sendable {
         // (even `borrowing`), it was copied whole, its strings and arrays retained and released.
         for position in 0..<entries.count {
             let entry = first + position
-            outcomes.append(check(entry, index: entry.pointee.index, resolver: resolver, format: format))
+            outcomes.append(check(entry, resolver: resolver, format: format))
             last = max(last, entry.pointee.index)
         }
         return CheckedPiece(outcomes: outcomes, span: last + 1, entryCount: entries.count)
@@ -176,7 +176,8 @@ public struct CatalogValidator: Sendable {
         case sampleOnly
     }
 
-    private func check(_ entry: UnsafePointer<FeedEntry>, index: Int, resolver: URLResolver, format: CatalogFormatKind) -> Checked {
+    private func check(_ entry: UnsafePointer<FeedEntry>, resolver: URLResolver, format: CatalogFormatKind) -> Checked {
+        let index = entry.pointee.index
         // Formats fall back to what identifies an item best; an entry with nothing at all is skipped.
         guard let id = entry.pointee.id.map(Self.clean), !id.isEmpty, id.utf8.count <= 1024 else {
             if entry.pointee.problem == .notAnEntry { return .warning(CatalogWarning(.notAnEntry, index: index, id: nil)) }

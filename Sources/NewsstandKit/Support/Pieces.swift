@@ -14,6 +14,13 @@ public enum Pieces {
         count < threshold ? 1 : min(16, ProcessInfo.processInfo.activeProcessorCount * 2)
     }
 
+    /// The items of piece number `piece` when `count` items are cut into `pieces`: pieces of
+    /// equal size, the last shorter.
+    public static func range(of piece: Int, among count: Int, pieces: Int) -> Range<Int> {
+        let pieceSize = (count + pieces - 1) / pieces
+        return min(count, piece * pieceSize)..<min(count, (piece + 1) * pieceSize)
+    }
+
     /// `body`'s result for each piece of `0..<count` (its range and its number), in the order
     /// of the pieces; or the error of the first piece that failed.
     public static func map<Element: Sendable, Failure: Error>(
@@ -21,11 +28,10 @@ public enum Pieces {
     ) throws(Failure) -> [Element] {
         let pieces = Self.count(for: count)
         if pieces == 1 { return [try body(0..<count, 0)] }
-        let pieceSize = (count + pieces - 1) / pieces
         let results = Locked<[Result<Element, Failure>?]>(Array(repeating: nil, count: pieces))
         DispatchQueue.concurrentPerform(iterations: pieces) { piece in
             ProcessMemory.adviseHugePagesForThisThread()
-            let range = min(count, piece * pieceSize)..<min(count, (piece + 1) * pieceSize)
+            let range = Self.range(of: piece, among: count, pieces: pieces)
             let result = Result { () throws(Failure) in try body(range, piece) }
             results.withLock { $0[piece] = result }
         }

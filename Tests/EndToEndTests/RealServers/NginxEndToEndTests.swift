@@ -165,12 +165,13 @@ final class NginxEndToEndTests: XCTestCase {
     func testABigPageCheckedInPiecesWarnsAtEachBadEntrysPlaceAndListsTheRestInOrder() throws {
         let count = 2_500
         XCTAssertGreaterThan(Pieces.count(for: count), 1, "read in pieces")
-        let pieceSize = (count + Pieces.count(for: count) - 1) / Pieces.count(for: count)
+        let pieceCount = Pieces.count(for: count)
+        let pieces = (0..<pieceCount).map { Pieces.range(of: $0, among: count, pieces: pieceCount) }
         // In every piece: an entry without an ID, one that repeats the first entry's ID, and one
         // whose download is not http(s).
-        let missing = Set(stride(from: 3, to: count, by: pieceSize))
-        let repeated = Set(stride(from: 11, to: count, by: pieceSize))
-        let unsupported = Set(stride(from: pieceSize - 2, to: count, by: pieceSize))
+        let missing = Set(pieces.map { $0.lowerBound + 3 })
+        let repeated = Set(pieces.map { $0.lowerBound + 11 })
+        let unsupported = Set(pieces.map { $0.upperBound - 2 })
         var text = "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><id>big</id><title>Big Harbour</title>\n"
         for n in 0..<count {
             let id = missing.contains(n) ? "" : repeated.contains(n) ? "e0" : "e\(n)"
