@@ -79,6 +79,43 @@ final class CatalogSnapshotTests: XCTestCase {
         XCTAssertEqual(back.entries.map(\.summary), entries.map { $0.summary.flatMap { $0.isEmpty ? nil : $0 } })
     }
 
+    /// A snapshot handed over in pieces (to be written while the rest is made) is the same file
+    /// as one made whole; its lengths and sizes take as few bytes as they need, and Foundation's
+    /// reader agrees with ours on every one of them.
+    func testASnapshotInPiecesIsTheSameFileAndItsNumbersAreAsShortAsTheyCanBe() throws {
+        let lengths = [14, 15, 255, 256, 65_535, 65_536, 70_000]
+        let sizes: [Int64] = [0, 255, 256, 65_535, 65_536, 1 << 32 - 1, 1 << 32, 1 << 40]
+        var entries: [CatalogEntry] = []
+        for number in 0..<3000 {
+            let title = number < lengths.count ? String(repeating: "t", count: lengths[number]) : "Issue number \(number)"
+            entries.append(CatalogEntry(CatalogEntry.Fields(
+                id: "urn:uuid:\(number)", title: title,
+                acquisition: Acquisition(address: "http://127.0.0.1/\(number).pdf", mediaType: number % 3 == 0 ? .epub : .pdf,
+                                         size: sizes[number % sizes.count]),
+                alternatives: number % 7 == 0 ? [Acquisition(address: "http://127.0.0.1/\(number).cbz", mediaType: .cbz)] : [])))
+        }
+        let catalog = Catalog(title: "Pieces", entries: entries)
+        let whole = CatalogSnapshot.data(of: catalog)
+        var pieces: [Data] = []
+        CatalogSnapshot.write(catalog, masking: [], inPiecesOf: 4096) { pieces.append($0) }
+        XCTAssertGreaterThan(pieces.count, 10)
+        XCTAssertEqual(pieces.reduce(Data(), +), whole)
+
+        // A title of 17 letters: its length in one byte, after the marker of a one-byte integer.
+        XCTAssertNotNil(whole.range(of: Data([0x5F, 0x10, 17]) + Data("Issue number 1000".utf8)))
+        XCTAssertNotNil(whole.range(of: Data([0x5F, 0x11, 0x01, 0x00]) + Data(repeating: UInt8(ascii: "t"), count: 256)))
+        XCTAssertNotNil(whole.range(of: Data([0x5F, 0x12, 0x00, 0x01, 0x11, 0x70]) + Data(repeating: UInt8(ascii: "t"), count: 70_000)))
+
+        let parsed = try XCTUnwrap(try PropertyListSerialization.propertyList(from: whole, format: nil) as? [String: Any])
+        let issues = try XCTUnwrap(parsed["Issues"] as? [[String: Any]])
+        XCTAssertEqual(issues.count, entries.count)
+        XCTAssertEqual(issues.map { ($0["Title"] as? String)?.count }, entries.map(\.title.count))
+        XCTAssertEqual(issues.map { ($0["Advertised size"] as? NSNumber)?.int64Value ?? ($0["Size"] as? NSNumber)?.int64Value },
+                       entries.map(\.size))
+        let opened = try XCTUnwrap(CatalogSnapshot.read(whole, allowFiles: false, limits: CatalogLimits()))
+        XCTAssertEqual(opened.entries, entries)
+    }
+
     func testAGivenLocalKeyIsUsedOnlyWhenItIsSafe() throws {
         let catalog = Fixtures.catalog([["ID": "a:b", "Local key": "../../etc", "Title": "T", "Download URL": "x.pdf"],
                                         ["ID": "c:d", "Local key": "kept-key", "Title": "T", "Download URL": "y.pdf"]])

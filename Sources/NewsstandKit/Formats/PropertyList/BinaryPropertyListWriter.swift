@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Each call writes one object and answers its reference; a container is written after its
 /// children, from their references. Nothing is built in between: a tree of values for a 10,000-
-/// issue catalog, then torn down, took longer than writing the file.
+/// issue catalog, then torn down, took longer than writing the file. Nothing written is changed
+/// later, so the bytes so far can be taken (``takeWritten(nextCapacity:)``) and stored while the rest is made.
 ///
 /// Written here because Foundation's property-list writer fails in the statically linked
 /// build ("An error occurred in the destination for the data", for any catalog).
@@ -21,6 +22,8 @@ struct BinaryPropertyListWriter: ~Copyable {
     private var output: UnsafeMutablePointer<UInt8>?
     private var count = 0
     private var capacity: Int
+    /// Bytes taken before the buffer's (``takeWritten(nextCapacity:)``): where the buffer starts in the file.
+    private var taken = 0
     /// Where each object starts, by its index.
     private var offsets: [Int] = []
     /// Strings written once and referred to from everywhere (``sharedString(_:)``).
@@ -69,9 +72,25 @@ struct BinaryPropertyListWriter: ~Copyable {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// How many bytes are written and not yet taken.
+    var bufferedByteCount: Int { count }
+
+    /// The bytes written since the last call, handed over without a copy; what follows goes
+    /// into a fresh buffer of `nextCapacity` bytes (more as needed).
+    mutating func takeWritten(nextCapacity: Int) -> Data {
+        guard let bytes = output, count > 0 else { return Data() }
+        let written = Data(bytesNoCopy: bytes, count: count, deallocator: .free)
+        taken += count
+        count = 0
+        capacity = max(64, nextCapacity)
+        guard let fresh = malloc(capacity) else { fatalError("out of memory writing a property list") }
+        output = fresh.assumingMemoryBound(to: UInt8.self)
+        return written
+    }
+
     private mutating func begin() -> Reference {
         precondition(offsets.count < objectBound, "more objects than the writer was made for")
-        offsets.append(count)
+        offsets.append(taken + count)
         return Reference(index: offsets.count - 1)
     }
 
@@ -109,7 +128,15 @@ struct BinaryPropertyListWriter: ~Copyable {
     }
 
     mutating func integer(_ value: Int64) -> Reference {
-        eightBytes(UInt64(bitPattern: value), marker: 0x13)
+        guard value >= 0, value < 1 << 32 else { return eightBytes(UInt64(bitPattern: value), marker: 0x13) }
+        // As few bytes as hold it (read as unsigned below eight): a size, a version.
+        let reference = begin()
+        let size = Self.size(for: Int(value))
+        reserve(1 + size)
+        output![count] = 0x10 | UInt8(size.trailingZeroBitCount)
+        count += 1
+        bigEndian(UInt64(value), size: size)
+        return reference
     }
 
     mutating func boolean(_ value: Bool) -> Reference {
@@ -151,9 +178,9 @@ struct BinaryPropertyListWriter: ~Copyable {
         return reference
     }
 
-    /// The file, `top` its root object.
+    /// The file, `top` its root object: what was not taken of it.
     consuming func finish(top: Reference) -> Data {
-        let tableOffset = count
+        let tableOffset = taken + count
         let offsetSize = Self.size(for: tableOffset)
         reserve(offsets.count * offsetSize + 32)
         for offset in offsets { bigEndian(UInt64(offset), size: offsetSize) }
@@ -172,11 +199,14 @@ struct BinaryPropertyListWriter: ~Copyable {
         if count < 15 {
             append(type | UInt8(count))
         } else {
-            reserve(10)
+            // The count as an integer object of as few bytes as hold it: eight for every string
+            // made a snapshot of 10,000 issues a tenth larger.
+            let size = Self.size(for: count)
+            reserve(2 + size)
             output![self.count] = type | 0x0F
-            output![self.count + 1] = 0x13
+            output![self.count + 1] = 0x10 | UInt8(size.trailingZeroBitCount)
             self.count += 2
-            bigEndian(UInt64(count), size: 8)
+            bigEndian(UInt64(count), size: size)
         }
     }
 
