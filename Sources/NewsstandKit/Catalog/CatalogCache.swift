@@ -121,10 +121,6 @@ public struct CatalogCache: Sendable {
         return (data, info)
     }
 
-    /// How much of a snapshot is made before it is handed to the disk: small enough that the
-    /// last piece, written after the rest is made, is short.
-    static let snapshotPieceBytes = 256 << 10
-
     /// Keeps `catalog` as the copy, with what is known of it: the catalog's own title, count,
     /// format, search and sections are taken from it, and `secrets` are masked in every link.
     func save(_ catalog: Catalog, info: Info, masking secrets: [String]) throws(NewsstandError) {
@@ -138,10 +134,7 @@ public struct CatalogCache: Sendable {
         // a snapshot of it doubled the CPU of a sync of 100 changed catalogs. A feed's pages
         // become one snapshot: what an offline start opens.
         if catalog.format != .propertyList || FileOps.regularFileSize(downloadPath) == nil {
-            // Stored a piece at a time on another core while the rest is made.
-            let file = try PiecewiseFileWriter(path: downloadPath, mode: 0o600)
-            CatalogSnapshot.write(catalog, masking: secrets, inPiecesOf: Self.snapshotPieceBytes) { file.append($0) }
-            try file.install(durable: false)
+            try FileOps.writeAtomically(CatalogSnapshot.data(of: catalog, masking: secrets), to: downloadPath, mode: 0o600, durable: false)
         }
         try installDownload(info: info)
     }

@@ -11,31 +11,38 @@ import Foundation
 public enum CatalogSnapshot {
     /// The catalog as a binary property list, each secret of `secrets` replaced by its stand-in.
     public static func data(of catalog: Catalog, masking secrets: [String] = []) -> Data {
-        // One piece, the writer's own buffer: no copy.
-        var whole = Data()
-        write(catalog, masking: secrets, inPiecesOf: nil) { whole = $0 }
-        return whole
-    }
-
-    /// The catalog as a binary property list handed to `store` a piece at a time, in order,
-    /// each about `pieceBytes` long (the last shorter; the whole at once when nil): a piece can
-    /// be written to the disk while the next is made.
-    static func write(_ catalog: Catalog, masking secrets: [String], inPiecesOf pieceBytes: Int?, to store: (Data) -> Void) {
         // Objects at most: per issue its dictionary and a value per key (keys are shared), per
         // other form an array slot, a dictionary and its values.
         let bound = 64 + catalog.entries.reduce(0) { $0 + 20 + 8 * $1.alternatives.count }
-        // An issue of a feed like calibre's takes 390 bytes.
-        let expected = catalog.entries.count * 400
-        var writer = BinaryPropertyListWriter(objectBound: bound, expectedBytes: min(expected, pieceBytes.map { $0 + $0 / 8 } ?? expected))
+        // An issue of a feed like calibre's takes 394 bytes.
+        var writer = BinaryPropertyListWriter(objectBound: bound, expectedBytes: catalog.entries.count * 400)
         var keys = Keys(&writer)
         var issues: [BinaryPropertyListWriter.Reference] = []
         issues.reserveCapacity(catalog.entries.count)
         var pairs = Pairs()
         for entry in catalog.entries {
-            issues.append(issue(entry.box.fields, masking: secrets, keys: &keys, into: &writer, &pairs))
-            if let pieceBytes, writer.bufferedByteCount >= pieceBytes {
-                store(writer.takeWritten(nextCapacity: pieceBytes + pieceBytes / 8))
+            let fields = entry.fields
+            pairs.removeAll()
+            pairs.add(keys.id, writer.string(fields.id))
+            pairs.add(keys.localKey, writer.string(fields.localKey))
+            pairs.add(keys.title, writer.string(fields.title))
+            acquisition(fields.acquisition, masking: secrets, keys: &keys, into: &writer, &pairs)
+            pairs.add(keys.free, fields.isFree ? keys.yes : keys.no)
+            if let date = fields.releaseDate { pairs.add(keys.releaseDate, writer.date(date)) }
+            if let cover = fields.coverAddress { pairs.add(keys.coverURL, writer.string(SecretMask.mask(cover, secrets: secrets))) }
+            if let summary = fields.summary { pairs.add(keys.summary, writer.string(summary)) }
+            if let price = fields.price { pairs.add(keys.price, writer.string(price)) }
+            if let authors = fields.authors { pairs.add(keys.authors, writer.string(authors)) }
+            if !fields.alternatives.isEmpty {
+                var offers: [BinaryPropertyListWriter.Reference] = []
+                for alternative in fields.alternatives {
+                    var offer = Pairs()
+                    acquisition(alternative, masking: secrets, keys: &keys, into: &writer, &offer)
+                    offers.append(writer.dictionary(keys: offer.names, values: offer.values))
+                }
+                pairs.add(keys.alternatives, writer.array(offers))
             }
+            issues.append(writer.dictionary(keys: pairs.names, values: pairs.values))
         }
         var names = [keys.snapshot]
         var values = [writer.integer(version)]
@@ -46,37 +53,7 @@ public enum CatalogSnapshot {
         names.append(keys.issues)
         values.append(writer.array(issues))
         let root = writer.dictionary(keys: names, values: values)
-        store(writer.finish(top: root))
-    }
-
-    /// One issue's dictionary, written after its values.
-    private static func issue(
-        _ fields: borrowing CatalogEntry.Fields, masking secrets: [String], keys: inout Keys,
-        into writer: inout BinaryPropertyListWriter, _ pairs: inout Pairs
-    ) -> BinaryPropertyListWriter.Reference {
-        pairs.removeAll()
-        pairs.add(keys.id, writer.string(fields.id))
-        pairs.add(keys.localKey, writer.string(fields.localKey))
-        pairs.add(keys.title, writer.string(fields.title))
-        acquisition(fields.acquisition, masking: secrets, keys: &keys, into: &writer, &pairs)
-        pairs.add(keys.free, fields.isFree ? keys.yes : keys.no)
-        if let date = fields.releaseDate { pairs.add(keys.releaseDate, writer.date(date)) }
-        if let cover = fields.coverAddress {
-            pairs.add(keys.coverURL, secrets.isEmpty ? writer.string(cover) : writer.string(SecretMask.mask(cover, secrets: secrets)))
-        }
-        if let summary = fields.summary { pairs.add(keys.summary, writer.string(summary)) }
-        if let price = fields.price { pairs.add(keys.price, writer.string(price)) }
-        if let authors = fields.authors { pairs.add(keys.authors, writer.string(authors)) }
-        if !fields.alternatives.isEmpty {
-            var offers: [BinaryPropertyListWriter.Reference] = []
-            for alternative in fields.alternatives {
-                var offer = Pairs()
-                acquisition(alternative, masking: secrets, keys: &keys, into: &writer, &offer)
-                offers.append(writer.dictionary(keys: offer.names, values: offer.values))
-            }
-            pairs.add(keys.alternatives, writer.array(offers))
-        }
-        return writer.dictionary(keys: pairs.names, values: pairs.values)
+        return writer.finish(top: root)
     }
 
     /// One dictionary's keys and values, in the order written. A value passed along, not a
@@ -206,11 +183,9 @@ public enum CatalogSnapshot {
 
     /// The keys of one way to get an issue, each handed to `add` with its value.
     private static func acquisition(
-        _ acquisition: borrowing Acquisition, masking secrets: [String], keys: inout Keys, into writer: inout BinaryPropertyListWriter,
-        _ pairs: inout Pairs
+        _ acquisition: Acquisition, masking secrets: [String], keys: inout Keys, into writer: inout BinaryPropertyListWriter, _ pairs: inout Pairs
     ) {
-        let address = secrets.isEmpty ? writer.string(acquisition.address) : writer.string(SecretMask.mask(acquisition.address, secrets: secrets))
-        pairs.add(keys.downloadURL, address)
+        pairs.add(keys.downloadURL, writer.string(SecretMask.mask(acquisition.address, secrets: secrets)))
         pairs.add(keys.mediaType, keys.mediaType(acquisition.mediaType, into: &writer))
         if let size = acquisition.size { pairs.add(acquisition.sizeIsAdvisory ? keys.advertisedSize : keys.size, writer.integer(size)) }
         if let digest = acquisition.sha256 { pairs.add(keys.sha256, writer.string(digest)) }

@@ -85,43 +85,22 @@ enum FileOps {
     /// Writes `data` to `path` through a temporary file and a rename, so that a crash leaves
     /// either the old file or the new one (after a power cut too, unless `durable` is false).
     static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644, durable: Bool = true) throws(NewsstandError) {
-        let temporary = temporaryPath(for: path)
-        let descriptor = try createTemporary(temporary, mode: mode)
-        let failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
-        try install(temporary, at: path, descriptor: descriptor, mode: mode, durable: durable, failure: failure)
-    }
-
-    /// Where a file for `path` is written before it is renamed into place.
-    static func temporaryPath(for path: String) -> String {
-        path + ".tmp-\(getpid())"
-    }
-
-    /// A descriptor of `temporary`, made empty for writing.
-    static func createTemporary(_ temporary: String, mode: mode_t) throws(NewsstandError) -> Int32 {
+        let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw error(errno, "create", temporary) }
-        return descriptor
-    }
-
-    /// Writes all of `bytes` at the descriptor's offset; the errno that stopped it, or 0.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
+        var failure: Int32 = 0
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
             }
-            offset += written
         }
-        return 0
-    }
-
-    /// Closes a temporary file written through `descriptor` and renames it to `path`, unless
-    /// writing it failed with `failure` (an errno), in which case it is removed and the failure
-    /// thrown.
-    static func install(_ temporary: String, at path: String, descriptor: Int32, mode: mode_t, durable: Bool, failure: Int32) throws(NewsstandError) {
-        var failure = failure
         if failure == 0 && fchmod(descriptor, mode) != 0 { failure = errno }
         if failure == 0 && durable && fsync(descriptor) != 0 { failure = errno }
         close(descriptor)

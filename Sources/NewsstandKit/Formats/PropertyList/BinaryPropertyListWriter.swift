@@ -6,8 +6,7 @@ import Foundation
 ///
 /// Each call writes one object and answers its reference; a container is written after its
 /// children, from their references. Nothing is built in between: a tree of values for a 10,000-
-/// issue catalog, then torn down, took longer than writing the file. Nothing written is changed
-/// later, so the bytes so far can be taken (``takeWritten(nextCapacity:)``) and stored while the rest is made.
+/// issue catalog, then torn down, took longer than writing the file.
 ///
 /// Written here because Foundation's property-list writer fails in the statically linked
 /// build ("An error occurred in the destination for the data", for any catalog).
@@ -22,8 +21,6 @@ struct BinaryPropertyListWriter: ~Copyable {
     private var output: UnsafeMutablePointer<UInt8>?
     private var count = 0
     private var capacity: Int
-    /// Bytes taken before the buffer's (``takeWritten(nextCapacity:)``): where the buffer starts in the file.
-    private var taken = 0
     /// Where each object starts, by its index.
     private var offsets: [Int] = []
     /// Strings written once and referred to from everywhere (``sharedString(_:)``).
@@ -72,25 +69,9 @@ struct BinaryPropertyListWriter: ~Copyable {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// How many bytes are written and not yet taken.
-    var bufferedByteCount: Int { count }
-
-    /// The bytes written since the last call, handed over without a copy; what follows goes
-    /// into a fresh buffer of `nextCapacity` bytes (more as needed).
-    mutating func takeWritten(nextCapacity: Int) -> Data {
-        guard let bytes = output, count > 0 else { return Data() }
-        let written = Data(bytesNoCopy: bytes, count: count, deallocator: .free)
-        taken += count
-        count = 0
-        capacity = max(64, nextCapacity)
-        guard let fresh = malloc(capacity) else { fatalError("out of memory writing a property list") }
-        output = fresh.assumingMemoryBound(to: UInt8.self)
-        return written
-    }
-
     private mutating func begin() -> Reference {
         precondition(offsets.count < objectBound, "more objects than the writer was made for")
-        offsets.append(taken + count)
+        offsets.append(count)
         return Reference(index: offsets.count - 1)
     }
 
@@ -178,9 +159,9 @@ struct BinaryPropertyListWriter: ~Copyable {
         return reference
     }
 
-    /// The file, `top` its root object: what was not taken of it.
+    /// The file, `top` its root object.
     consuming func finish(top: Reference) -> Data {
-        let tableOffset = taken + count
+        let tableOffset = count
         let offsetSize = Self.size(for: tableOffset)
         reserve(offsets.count * offsetSize + 32)
         for offset in offsets { bigEndian(UInt64(offset), size: offsetSize) }
