@@ -93,7 +93,7 @@ final class CatalogSnapshotTests: XCTestCase {
                                          size: sizes[number % sizes.count]),
                 alternatives: number % 7 == 0 ? [Acquisition(address: "http://127.0.0.1/\(number).cbz", mediaType: .cbz)] : [])))
         }
-        let catalog = Catalog(title: "Pieces", entries: entries)
+        let catalog = Catalog(title: "Short numbers", entries: entries)
         let whole = CatalogSnapshot.data(of: catalog)
 
         // A title of 17 letters: its length in one byte, after the marker of a one-byte integer.
