@@ -110,14 +110,19 @@ struct BinaryPropertyListWriter: ~Copyable {
 
     mutating func integer(_ value: Int64) -> Reference {
         guard value >= 0, value < 1 << 32 else { return eightBytes(UInt64(bitPattern: value), marker: 0x13) }
-        // As few bytes as hold it (read as unsigned below eight): a size, a version.
         let reference = begin()
-        let size = Self.size(for: Int(value))
+        unsignedInteger(Int(value))
+        return reference
+    }
+
+    /// An integer object of as few bytes as hold `value` (below 2^32, as readers take one of
+    /// fewer than eight bytes as unsigned): a size, a version, a count after a marker.
+    private mutating func unsignedInteger(_ value: Int) {
+        let size = Self.size(for: value)
         reserve(1 + size)
         output![count] = 0x10 | UInt8(size.trailingZeroBitCount)
         count += 1
         bigEndian(UInt64(value), size: size)
-        return reference
     }
 
     mutating func boolean(_ value: Bool) -> Reference {
@@ -180,14 +185,10 @@ struct BinaryPropertyListWriter: ~Copyable {
         if count < 15 {
             append(type | UInt8(count))
         } else {
-            // The count as an integer object of as few bytes as hold it: eight bytes for every
-            // count made a snapshot of 10,000 issues 12% larger.
-            let size = Self.size(for: count)
-            reserve(2 + size)
-            output![self.count] = type | 0x0F
-            output![self.count + 1] = 0x10 | UInt8(size.trailingZeroBitCount)
-            self.count += 2
-            bigEndian(UInt64(count), size: size)
+            // The count in as few bytes as hold it: eight bytes for every count made a snapshot
+            // of 10,000 issues 12% larger.
+            append(type | 0x0F)
+            unsignedInteger(count)
         }
     }
 
