@@ -3,7 +3,7 @@ SWIFT ?= swift
 ARGS ?=
 BIN := .build/debug/newsstand
 
-# System packages: the libraries we link (libcurl, ncursesw, SQLite for the reading state, stb_image
+# System packages: the libraries we build against (libcurl, ncursesw, SQLite for the reading state, stb_image
 # to decode covers, chafa to turn them into cells, with glib's headers that chafa's include), the
 # terminfo entries for 24-bit colour (ncurses-term: xterm-direct, tmux-direct, ...), and what the
 # tests drive (tmux), compare with (curl) or serve TLS with (python3); poppler-utils' pdftoppm

@@ -3,6 +3,19 @@ import Foundation
 import PackageDescription
 
 // Linux only: the code calls Glibc, libcurl, ncursesw and Linux's sync_file_range directly.
+
+// chafa's headers and GLib's, which they include, given to every module that reads CChafa's
+// shim. Not through pkg-config, whose libraries SwiftPM would link: libchafa is opened when a
+// cover is first drawn (see the shim), not loaded at every start.
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+let chafaHeaders: [SwiftSetting] = [.unsafeFlags(
+    ["/usr/include/chafa", "/usr/lib/\(multiarch)/chafa/include", "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include"]
+        .flatMap { ["-Xcc", "-I" + $0] })]
+
 let package = Package(
     name: "newsstand",
     products: [
@@ -23,7 +36,7 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .systemLibrary(name: "CText", path: "Sources/CText"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
+        .systemLibrary(name: "CChafa", path: "Sources/CChafa", providers: [.apt(["libchafa-dev"])]),
         .target(
             name: "NewsstandKit",
             dependencies: [
@@ -37,7 +50,7 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .target(name: "ShelfUI", dependencies: ["NewsstandKit", "CNcurses", "CStb", "CChafa"]),
+        .target(name: "ShelfUI", dependencies: ["NewsstandKit", "CNcurses", "CStb", "CChafa"], swiftSettings: chafaHeaders),
         .executableTarget(
             name: "newsstand",
             dependencies: [
@@ -46,6 +59,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: chafaHeaders,
             // The release binary is linked by the toolchain's lld with packed relative relocations
             // (92,000 RELATIVE entries, 2.2 MB that the loader read at every start, become 40 KB)
             // and without exporting its own symbols (nothing loads it as a library; the 1.3 MB
@@ -55,7 +69,7 @@ let package = Package(
                 .when(configuration: .release))]
         ),
         // For `make bench`: the colour difference between pictures and covers drawn in cells.
-        .executableTarget(name: "cover-fidelity", dependencies: ["ShelfUI"], path: "bench/CoverFidelity"),
+        .executableTarget(name: "cover-fidelity", dependencies: ["ShelfUI"], path: "bench/CoverFidelity", swiftSettings: chafaHeaders),
         .target(
             name: "TestSupport",
             dependencies: ["NewsstandKit", .product(name: "Crypto", package: "swift-crypto")],
@@ -63,8 +77,8 @@ let package = Package(
             exclude: ["TLS"]
         ),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ShelfUITests", dependencies: ["ShelfUI", "NewsstandKit", "TestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["NewsstandKit", "ShelfUI", "TestSupport"]),
+        .testTarget(name: "ShelfUITests", dependencies: ["ShelfUI", "NewsstandKit", "TestSupport"], exclude: ["Snapshots"], swiftSettings: chafaHeaders),
+        .testTarget(name: "EndToEndTests", dependencies: ["NewsstandKit", "ShelfUI", "TestSupport"], swiftSettings: chafaHeaders),
     ]
 )
 

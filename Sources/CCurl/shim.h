@@ -63,12 +63,6 @@ static inline const char *ccurl_library_open(ccurl_library *library, const char 
     return NULL;
 }
 
-/* Why the last dlopen failed; "" when it did not say. */
-static inline const char *ccurl_open_error(void) {
-    const char *error = dlerror();
-    return error ? error : "";
-}
-
 typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, void *userdata);
 
 static inline CURLcode ccurl_global_init(const ccurl_library *curl, long flags) { return curl->global_init(flags); }

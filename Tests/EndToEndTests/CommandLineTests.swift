@@ -318,6 +318,21 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])
     }
 
+    func testTheShelfsLibrariesAreNotLoadedByTheCommands() throws {
+        serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        var tracing = try XCTUnwrap(runner)
+        tracing.environment["LD_DEBUG"] = "files"
+        // curses, chafa (with GLib) and stb_image are opened when the shelf draws, not at every start.
+        for arguments in [["--version"], ["refresh", "--catalog", catalogURL], ["list", "--json", "--offline", "--catalog", catalogURL]] {
+            let result = try tracing.run(arguments)
+            XCTAssertEqual(result.status, 0, result.error)
+            XCTAssertTrue(result.error.contains("file=libsqlite3"), "the loader's report is there: \(result.error.suffix(2000))")
+            for library in ["libncursesw", "libtinfo", "libchafa", "libglib", "libstb"] {
+                XCTAssertFalse(result.error.contains("file=\(library)"), "\(arguments[0]) loads \(library)")
+            }
+        }
+    }
+
     func testACommandLeavesTheReadingStatesLogAndTheNextReadsIt() throws {
         serveCatalog((0..<200).map { Fixtures.entry(id: "i\($0)", download: "issues/i\($0).pdf") })
         let database = folder.path + "/data/newsstand/reading.sqlite3"

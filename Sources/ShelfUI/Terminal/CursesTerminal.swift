@@ -6,6 +6,26 @@ import NewsstandKit
 ///
 /// Confined to the thread that created it (the shelf's main loop).
 public final class CursesTerminal: Terminal {
+    /// libncursesw's entry points, looked up when the first shelf starts (see CNcurses' shim for
+    /// why it is opened rather than linked). Never closed: it lives as long as the process.
+    struct Library: @unchecked Sendable {
+        let entryPoints: UnsafePointer<cncurses_library>
+
+        /// The soname of ncurses 6's wide-character library (Debian's libncursesw6).
+        static let soname = "libncursesw.so.6"
+
+        /// The process's ncursesw, or why the shelf cannot start without it.
+        static let shared = open(soname)
+
+        /// Opens `name`; the failure says what to install, and what works without it.
+        static func open(_ name: String) -> Result<Library, Unavailable> {
+            EntryPointTable.load(name, empty: cncurses_library(), { ncw_library_open($0, $1) }).map(Library.init).mapError { failure in
+                Unavailable(message: "The shelf needs ncursesw (\(name)), which could not be loaded: \(TextSanitizer.inert(failure.reason)). Install it (on Debian: apt install libncursesw6), or use the commands (newsstand list, download, open).")
+            }
+        }
+    }
+
+    private let curses: UnsafePointer<cncurses_library>
     public private(set) var width: Int
     public private(set) var height: Int
     public let colorSupport: ColorSupport
@@ -25,14 +45,16 @@ public final class CursesTerminal: Terminal {
 
     /// Why the terminal cannot be taken over: `TERM` unset, or a type this system's terminfo
     /// does not describe (often a new terminal emulator's own name on a minimal install).
-    public struct Unavailable: Error {
+    public struct Unavailable: Error, Sendable {
         public let message: String
     }
 
     /// Takes over the terminal. `NO_COLOR` in the environment turns colours off.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Unavailable) {
+        let curses = try Library.shared.get().entryPoints
+        self.curses = curses
         setlocale(LC_ALL, "")
-        set_escdelay(25)
+        ncw_set_escdelay(curses, 25)
         guard let type = environment["TERM"], !type.isEmpty else {
             throw Unavailable(message: "TERM is not set, so the shelf cannot draw: run it in a terminal, or set TERM=xterm-256color.")
         }
@@ -41,39 +63,39 @@ public final class CursesTerminal: Terminal {
         // kind, when this system has it; else its own (256 colours at most).
         var opened = false
         if wantsColor, let direct = Self.directColorType(term: type, colorTerm: environment["COLORTERM"]) {
-            opened = direct.withCString { ncw_newterm_type($0) } != nil
+            opened = direct.withCString { ncw_newterm_type(curses, $0) } != nil
         }
-        guard opened || ncw_newterm_stdio() != nil else {
+        guard opened || ncw_newterm_stdio(curses) != nil else {
             throw Unavailable(message: "This system does not know the terminal type \(TextSanitizer.inert(type)): install its terminfo (Debian's ncurses-term has most), or run with TERM=xterm-256color.")
         }
-        guard ncw_can_address_cursor() != 0 else {
-            endwin()
+        guard ncw_can_address_cursor(curses) != 0 else {
+            ncw_endwin(curses)
             throw Unavailable(message: "The terminal type \(TextSanitizer.inert(type)) cannot place the cursor, which the shelf needs: run it in a terminal emulator (TERM=xterm-256color), or use the commands (newsstand list, download, open).")
         }
-        cbreak()
-        noecho()
-        nonl()
-        intrflush(ncw_stdscr(), false)
-        keypad(ncw_stdscr(), true)
-        Self.defineCommonKeySequences()
-        curs_set(0)
-        mousemask(ncw_all_mouse_events(), nil)
-        mouseinterval(200)
-        if wantsColor && has_colors() {
-            start_color()
-            use_default_colors()
-            colorCount = Int(ncw_colors())
-            if ncw_has_rgb() != 0 && colorCount >= 1 << 24 {
+        ncw_cbreak(curses)
+        ncw_noecho(curses)
+        ncw_nonl(curses)
+        ncw_intrflush(curses, ncw_stdscr(curses), false)
+        ncw_keypad(curses, ncw_stdscr(curses), true)
+        Self.defineCommonKeySequences(curses)
+        ncw_curs_set(curses, 0)
+        ncw_mousemask(curses, ncw_all_mouse_events(), nil)
+        ncw_mouseinterval(curses, 200)
+        if wantsColor && ncw_has_colors(curses) {
+            ncw_start_color(curses)
+            ncw_use_default_colors(curses)
+            colorCount = Int(ncw_colors(curses))
+            if ncw_has_rgb(curses) != 0 && colorCount >= 1 << 24 {
                 colorSupport = .direct
             } else {
-                colorSupport = colorCount >= 256 && ncw_color_pairs() > 256 ? .palette256 : .basic
+                colorSupport = colorCount >= 256 && ncw_color_pairs(curses) > 256 ? .palette256 : .basic
             }
         } else {
             colorCount = 0
             colorSupport = .none
         }
-        width = Int(ncw_cols())
-        height = Int(ncw_lines())
+        width = Int(ncw_cols(curses))
+        height = Int(ncw_lines(curses))
     }
 
     deinit {
@@ -82,7 +104,7 @@ public final class CursesTerminal: Terminal {
 
     /// Hands curses keys read before it started (typed while the terminal was being asked).
     public func pushBack(_ bytes: [UInt8]) {
-        for byte in bytes.reversed() { ungetch(Int32(byte)) }
+        for byte in bytes.reversed() { ncw_ungetch(curses, Int32(byte)) }
     }
 
     /// Draws covers as pictures from now on, as `support` says the terminal shows them.
@@ -94,14 +116,14 @@ public final class CursesTerminal: Terminal {
     /// tmux and screen send `ESC [1~` and `ESC [4~` for Home and End, which a `TERM` of
     /// `xterm-256color` inside them (a common setting) does not describe, so ncurses handed them
     /// over as Escape and three characters. Only sequences the terminfo leaves unbound are added.
-    private static func defineCommonKeySequences() {
+    private static func defineCommonKeySequences(_ curses: UnsafePointer<cncurses_library>) {
         let sequences: [(String, Int32)] = [
             ("\u{1b}[1~", KEY_HOME), ("\u{1b}[7~", KEY_HOME), ("\u{1b}[H", KEY_HOME), ("\u{1b}OH", KEY_HOME),
             ("\u{1b}[4~", KEY_END), ("\u{1b}[8~", KEY_END), ("\u{1b}[F", KEY_END), ("\u{1b}OF", KEY_END),
             ("\u{1b}[5~", KEY_PPAGE), ("\u{1b}[6~", KEY_NPAGE), ("\u{1b}[3~", KEY_DC),
         ]
-        for (sequence, code) in sequences where key_defined(sequence) == 0 {
-            define_key(sequence, code)
+        for (sequence, code) in sequences where ncw_key_defined(curses, sequence) == 0 {
+            ncw_define_key(curses, sequence, code)
         }
     }
 
@@ -124,9 +146,9 @@ public final class CursesTerminal: Terminal {
         guard !ended else { return }
         if previous?.width != buffer.width || previous?.height != buffer.height {
             previous = nil
-            werase(ncw_stdscr())
+            ncw_werase(curses, ncw_stdscr(curses))
             // Pictures written over cells stay until the screen is cleared.
-            if pictures != nil { clearok(ncw_stdscr(), true) }
+            if pictures != nil { ncw_clearok(curses, ncw_stdscr(curses), true) }
         }
         let pictureFrame = pictures?.frame(for: buffer, repainted: previous == nil)
         let blanksPictures = !(pictures?.drawsPlaceholderCells ?? true)
@@ -156,10 +178,10 @@ public final class CursesTerminal: Terminal {
         previous = buffer
         if let pictureFrame {
             writeRaw(pictureFrame.before)
-            for row in pictureFrame.redrawRows.sorted() where row < buffer.height { wredrawln(ncw_stdscr(), Int32(row), 1) }
+            for row in pictureFrame.redrawRows.sorted() where row < buffer.height { ncw_wredrawln(curses, ncw_stdscr(curses), Int32(row), 1) }
         }
-        wnoutrefresh(ncw_stdscr())
-        doupdate()
+        ncw_wnoutrefresh(curses, ncw_stdscr(curses))
+        ncw_doupdate(curses)
         if let pictureFrame, !pictureFrame.after.isEmpty {
             var bytes: [UInt8] = []
             for (x, y, picture) in pictureFrame.after {
@@ -167,7 +189,7 @@ public final class CursesTerminal: Terminal {
             }
             // Back where curses believes the cursor is: its next move may be relative.
             var cursorY: Int32 = 0, cursorX: Int32 = 0
-            ncw_screen_cursor(&cursorY, &cursorX)
+            ncw_screen_cursor(curses, &cursorY, &cursorX)
             bytes += Array("\u{1B}[\(cursorY + 1);\(cursorX + 1)H".utf8)
             writeRaw(bytes)
         }
@@ -190,8 +212,8 @@ public final class CursesTerminal: Terminal {
         var characters = Array(cell.text.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) })
         characters.append(0)
         var character = cchar_t()
-        setcchar(&character, characters, attributes, 0, &pair)
-        mvadd_wch(Int32(y), Int32(x), &character)
+        ncw_setcchar(curses, &character, characters, attributes, 0, &pair)
+        ncw_mvadd_wch(curses, Int32(y), Int32(x), &character)
     }
 
     private func colorPair(_ style: Style) -> Int32 {
@@ -222,13 +244,13 @@ public final class CursesTerminal: Terminal {
         if key.foreground == -1 && key.background == -1 { return 0 }
         if let pair = pairs[key] { return pair }
         var next = Int32(pairs.count + 1)
-        if next >= ncw_color_pairs() {
+        if next >= ncw_color_pairs(curses) {
             // Out of pairs: start again; the next frame repaints with fresh ones.
             pairs.removeAll()
             previous = nil
             next = 1
         }
-        init_extended_pair(next, key.foreground, key.background)
+        ncw_init_extended_pair(curses, next, key.foreground, key.background)
         pairs[key] = next
         return next
     }
@@ -269,7 +291,7 @@ public final class CursesTerminal: Terminal {
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         let columns = Int(size.ws_col), rows = Int(size.ws_row)
         guard columns != width || rows != height else { return nil }
-        resizeterm(Int32(rows), Int32(columns))
+        ncw_resizeterm(curses, Int32(rows), Int32(columns))
         width = columns
         height = rows
         previous = nil
@@ -277,16 +299,16 @@ public final class CursesTerminal: Terminal {
     }
 
     private func readEvent() -> InputEvent? {
-        wtimeout(ncw_stdscr(), 0)
+        ncw_wtimeout(curses, ncw_stdscr(curses), 0)
         var character: wint_t = 0
-        let result = wget_wch(ncw_stdscr(), &character)
+        let result = ncw_wget_wch(curses, ncw_stdscr(curses), &character)
         if result == ERR { return nil }
         if result == KEY_CODE_YES {
             return functionKey(Int32(character))
         }
         switch character {
         case 13, 10: return .key(.enter)
-        case 27: return Self.skipTerminalReply() ? nil : .key(.escape)
+        case 27: return skipTerminalReply() ? nil : .key(.escape)
         case 127, 8: return .key(.backspace)
         case 9: return .key(.tab)
         default:
@@ -301,18 +323,18 @@ public final class CursesTerminal: Terminal {
     /// a terminal slower than the deadline (a far ssh host, a terminal still starting) answers
     /// afterwards, and its letters (`?`, `c`, `G`) must not act as keys. False when the Escape
     /// was the key itself: nothing was read after it.
-    private static func skipTerminalReply() -> Bool {
+    private func skipTerminalReply() -> Bool {
         // A reply's bytes are written at once; a person's next key comes far later than this.
-        wtimeout(ncw_stdscr(), 30)
-        defer { wtimeout(ncw_stdscr(), 0) }
+        ncw_wtimeout(curses, ncw_stdscr(curses), 30)
+        defer { ncw_wtimeout(curses, ncw_stdscr(curses), 0) }
         func next() -> UInt32? {
             var character: wint_t = 0
-            let result = wget_wch(ncw_stdscr(), &character)
+            let result = ncw_wget_wch(curses, ncw_stdscr(curses), &character)
             // A key ncurses knew (an arrow, a resize, the mouse) is no part of a reply: it stays to be read.
-            if result == KEY_CODE_YES { ungetch(Int32(character)) }
+            if result == KEY_CODE_YES { ncw_ungetch(curses, Int32(character)) }
             return result == ERR || result == KEY_CODE_YES ? nil : UInt32(character)
         }
-        func unread(_ character: UInt32) { unget_wch(wchar_t(character)) }
+        func unread(_ character: UInt32) { ncw_unget_wch(curses, wchar_t(character)) }
         guard let introducer = next() else { return false }
         switch introducer {
         case 0x5F, 0x50, 0x5D:  // _ P ]: a string, up to ST (ESC \) or BEL
@@ -357,12 +379,12 @@ public final class CursesTerminal: Terminal {
         case KEY_BACKSPACE: return .key(.backspace)
         case KEY_DC: return .key(.delete)
         case KEY_RESIZE:
-            width = Int(ncw_cols())
-            height = Int(ncw_lines())
+            width = Int(ncw_cols(curses))
+            height = Int(ncw_lines(curses))
             return .resize(width: width, height: height)
         case KEY_MOUSE:
             var event = MEVENT()
-            guard getmouse(&event) == OK else { return nil }
+            guard ncw_getmouse(curses, &event) == OK else { return nil }
             let state = event.bstate
             let x = Int(event.x), y = Int(event.y)
             if state & ncw_button1_double_clicked() != 0 { return .mouse(.doubleClick, x: x, y: y) }
@@ -377,17 +399,17 @@ public final class CursesTerminal: Terminal {
 
     public func suspend() {
         guard !ended else { return }
-        def_prog_mode()
-        endwin()
+        ncw_def_prog_mode(curses)
+        ncw_endwin(curses)
     }
 
     public func resume() {
         guard !ended else { return }
-        reset_prog_mode()
-        clearok(ncw_stdscr(), true)
+        ncw_reset_prog_mode(curses)
+        ncw_clearok(curses, ncw_stdscr(curses), true)
         previous = nil
-        width = Int(ncw_cols())
-        height = Int(ncw_lines())
+        width = Int(ncw_cols(curses))
+        height = Int(ncw_lines(curses))
     }
 
     public func end() {
@@ -398,6 +420,6 @@ public final class CursesTerminal: Terminal {
             let delete = Array("\u{1B}_Ga=d,d=a,q=2\u{1B}\\".utf8)
             writeRaw(support.throughTmux ? KittyGraphics.throughTmux(delete) : delete)
         }
-        endwin()
+        ncw_endwin(curses)
     }
 }

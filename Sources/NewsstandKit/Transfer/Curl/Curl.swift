@@ -16,13 +16,12 @@ struct CurlLibrary: @unchecked Sendable {
 
     /// Opens `name` and initialises it; the error names the library and the package to install.
     static func open(_ name: String) -> Result<CurlLibrary, NewsstandError> {
-        let library = UnsafeMutablePointer<ccurl_library>.allocate(capacity: 1)
-        library.initialize(to: ccurl_library())
-        if let missing = ccurl_library_open(library, name) {
-            let reason = missing.pointee == 0 ? String(cString: ccurl_open_error()) : "it has no \(String(cString: missing))"
-            library.deallocate()
+        let library: UnsafePointer<ccurl_library>
+        switch EntryPointTable.load(name, empty: ccurl_library(), { ccurl_library_open($0, $1) }) {
+        case .success(let table): library = table
+        case .failure(let failure):
             return .failure(NewsstandError(
-                .libcurl, "Could not load libcurl (\(name)): \(reason). Nothing can be fetched until it is installed (on Debian: apt install libcurl4)."))
+                .libcurl, "Could not load libcurl (\(name)): \(failure.reason). Nothing can be fetched until it is installed (on Debian: apt install libcurl4)."))
         }
         let code = ccurl_global_init(library, Int(CURL_GLOBAL_ALL))
         guard code == CURLE_OK else {
