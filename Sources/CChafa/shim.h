@@ -3,7 +3,6 @@
 
 #include <chafa.h>
 #include <dlfcn.h>
-#include <stddef.h>
 
 /* libchafa is opened with dlopen the first time a cover is drawn, not linked: it, GLib and
    PCRE2 were loaded and relocated at the start of every command, before `main`, and a refresh
