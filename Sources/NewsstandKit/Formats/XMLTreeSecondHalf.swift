@@ -35,7 +35,10 @@ final class XMLTreeSecondHalf: @unchecked Sendable {
         if atOnce {
             run()
         } else {
-            DispatchQueue.global(qos: .userInitiated).async { self.run() }
+            // The default queue, as the entries' pieces are read on next: each quality of
+            // service has threads of its own, and a thread made for the pieces began late and
+            // faulted in a heap of its own, where this one's is warm.
+            DispatchQueue.global().async { self.run() }
         }
     }
 

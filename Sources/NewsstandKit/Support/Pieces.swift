@@ -8,11 +8,17 @@ public enum Pieces {
     /// Below this many items, one piece: handing work to other threads costs more than it saves.
     public static let threshold = 1_024
 
-    /// How many pieces `count` items are cut into: one when few, else two per core (at most 16),
-    /// so that a core that finishes early takes another.
+    /// How many pieces `count` items are cut into: one when few, else pieces of about
+    /// ``grain`` items, at least two per core and at most 64, so that a core that finishes
+    /// early takes another.
     public static func count(for count: Int) -> Int {
-        count < threshold ? 1 : min(16, ProcessInfo.processInfo.activeProcessorCount * 2)
+        guard count >= threshold else { return 1 }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return min(64, max(cores * 2, count / grain))
     }
+
+    /// About how many items a piece holds when there are many.
+    public static let grain = 512
 
     /// The items of piece number `piece` when `count` items are cut into `pieces`: pieces of
     /// equal size, the last shorter.
