@@ -21,21 +21,22 @@ public enum CatalogSnapshot {
         issues.reserveCapacity(catalog.entries.count)
         var pairs = Pairs()
         for entry in catalog.entries {
-            let fields = entry.fields
+            // Each field read where the entry's box keeps it, not the fields copied out whole.
+            let box = entry.box
             pairs.removeAll()
-            pairs.add(keys.id, writer.string(fields.id))
-            pairs.add(keys.localKey, writer.string(fields.localKey))
-            pairs.add(keys.title, writer.string(fields.title))
-            acquisition(fields.acquisition, masking: secrets, keys: &keys, into: &writer, &pairs)
-            pairs.add(keys.free, fields.isFree ? keys.yes : keys.no)
-            if let date = fields.releaseDate { pairs.add(keys.releaseDate, writer.date(date)) }
-            if let cover = fields.coverAddress { pairs.add(keys.coverURL, writer.string(SecretMask.mask(cover, secrets: secrets))) }
-            if let summary = fields.summary { pairs.add(keys.summary, writer.string(summary)) }
-            if let price = fields.price { pairs.add(keys.price, writer.string(price)) }
-            if let authors = fields.authors { pairs.add(keys.authors, writer.string(authors)) }
-            if !fields.alternatives.isEmpty {
+            pairs.add(keys.id, writer.string(box.fields.id))
+            pairs.add(keys.localKey, writer.string(box.fields.localKey))
+            pairs.add(keys.title, writer.string(box.fields.title))
+            acquisition(box.fields.acquisition, masking: secrets, keys: &keys, into: &writer, &pairs)
+            pairs.add(keys.free, box.fields.isFree ? keys.yes : keys.no)
+            if let date = box.fields.releaseDate { pairs.add(keys.releaseDate, writer.date(date)) }
+            if let cover = box.fields.coverAddress { pairs.add(keys.coverURL, writer.string(SecretMask.mask(cover, secrets: secrets))) }
+            if let summary = box.fields.summary { pairs.add(keys.summary, writer.string(summary)) }
+            if let price = box.fields.price { pairs.add(keys.price, writer.string(price)) }
+            if let authors = box.fields.authors { pairs.add(keys.authors, writer.string(authors)) }
+            if !box.fields.alternatives.isEmpty {
                 var offers: [BinaryPropertyListWriter.Reference] = []
-                for alternative in fields.alternatives {
+                for alternative in box.fields.alternatives {
                     var offer = Pairs()
                     acquisition(alternative, masking: secrets, keys: &keys, into: &writer, &offer)
                     offers.append(writer.dictionary(keys: offer.names, values: offer.values))

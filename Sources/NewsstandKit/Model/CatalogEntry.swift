@@ -46,10 +46,12 @@ public struct CatalogEntry: Sendable, Equatable {
         }
     }
 
+    /// Never changed once made: a change makes a new box. A constant field of a final class is
+    /// read where it lies, one field at a time, with no exclusivity check; a variable one was
+    /// copied out whole, every string of it retained and released, to read one of them.
     @usableFromInline
-    final class Box: @unchecked Sendable {
-        // Mutated only when not shared (see the setter below).
-        @usableFromInline var fields: Fields
+    final class Box: Sendable {
+        @usableFromInline let fields: Fields
         @usableFromInline init(_ fields: Fields) { self.fields = fields }
     }
 
@@ -73,8 +75,9 @@ public struct CatalogEntry: Sendable, Equatable {
     public subscript<Value>(dynamicMember path: WritableKeyPath<Fields, Value>) -> Value {
         get { box.fields[keyPath: path] }
         set {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            box.fields[keyPath: path] = newValue
+            var fields = box.fields
+            fields[keyPath: path] = newValue
+            box = Box(fields)
         }
     }
 
