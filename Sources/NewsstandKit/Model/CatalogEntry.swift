@@ -2,10 +2,11 @@ import Foundation
 
 /// One issue as the catalog describes it.
 ///
-/// The fields are listed once, in ``Fields``; an entry keeps them in one shared, copy-on-write
-/// box and reads them by key path (`entry.title`). Entries are copied often (into issues, out of
-/// them under a lock, through sorting), and copying the fields themselves meant a reference-count
-/// operation per string — a fifth of the time to open a 100,000-issue shelf.
+/// The fields are listed once, in ``Fields``; an entry keeps them in one shared box, replaced
+/// whole when a field changes, and reads them by key path (`entry.title`). Entries are copied
+/// often (into issues, out of them under a lock, through sorting), and copying the fields
+/// themselves meant a reference-count operation per string — a fifth of the time to open a
+/// 100,000-issue shelf.
 @dynamicMemberLookup
 public struct CatalogEntry: Sendable, Equatable {
     /// What the catalog says of an issue.
@@ -46,9 +47,10 @@ public struct CatalogEntry: Sendable, Equatable {
         }
     }
 
-    /// Never changed once made: a change makes a new box. A constant field of a final class is
-    /// read where it lies, one field at a time, with no exclusivity check; a variable one was
-    /// copied out whole, every string of it retained and released, to read one of them.
+    /// Never changed once made: a change makes a new box (checked entries rarely change: an
+    /// address unmasked in a cached copy). A constant field of a final class is read one field
+    /// at a time with no exclusivity check, so the snapshot no longer copies all of an entry's
+    /// fields out, every string retained and released, to write them.
     @usableFromInline
     final class Box: Sendable {
         @usableFromInline let fields: Fields
