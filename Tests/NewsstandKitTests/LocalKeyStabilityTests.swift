@@ -30,6 +30,31 @@ final class LocalKeyStabilityTests: XCTestCase {
         }
     }
 
+    /// The check of a key by bits says what the rule says, for every byte in every place.
+    func testEveryByteIsCheckedByTheRule() {
+        func allowed(_ byte: UInt8) -> Bool {
+            let scalar = Unicode.Scalar(byte)
+            return byte < 0x80 && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                                   || scalar == "." || scalar == "_" || scalar == "-")
+        }
+        var allowedCount = 0
+        for byte in UInt8.min...UInt8.max {
+            if allowed(byte) { allowedCount += 1 }
+            XCTAssertEqual(LocalKey.isKeyByte(byte), allowed(byte), "byte \(byte)")
+            let text = String(decoding: [UInt8(ascii: "k")] + [byte] + Array("ey".utf8), as: UTF8.self)
+            XCTAssertEqual(LocalKey.isValid(text), allowed(byte), "in the middle: byte \(byte)")
+            let last = String(decoding: Array("key".utf8) + [byte], as: UTF8.self)
+            XCTAssertEqual(LocalKey.isValid(last), allowed(byte), "at the end: byte \(byte)")
+        }
+        XCTAssertEqual(allowedCount, 26 + 26 + 10 + 3)
+        XCTAssertFalse(LocalKey.isValid(".hidden"))
+        XCTAssertFalse(LocalKey.isValid("-option"))
+        XCTAssertTrue(LocalKey.isValid("_under"))
+        XCTAssertTrue(LocalKey.isValid(String(repeating: "k", count: LocalKey.maximumLength)))
+        XCTAssertFalse(LocalKey.isValid(String(repeating: "k", count: LocalKey.maximumLength + 1)))
+        XCTAssertFalse(LocalKey.isValid(""))
+    }
+
     /// The folder names earlier versions gave catalogs are found again: the hash written as
     /// Python's hashlib writes it.
     func testTheLegacyKeyAndHexAreAsEarlierVersionsWroteThem() throws {

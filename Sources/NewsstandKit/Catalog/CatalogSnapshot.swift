@@ -19,7 +19,7 @@ public enum CatalogSnapshot {
         var keys = Keys(&writer)
         var issues: [BinaryPropertyListWriter.Reference] = []
         issues.reserveCapacity(catalog.entries.count)
-        var pairs = Pairs()
+        var pairs = BinaryPropertyListWriter.Pairs()
         for entry in catalog.entries {
             // Each field read where the entry's box keeps it, not the fields copied out whole.
             let box = entry.box
@@ -37,13 +37,13 @@ public enum CatalogSnapshot {
             if !box.fields.alternatives.isEmpty {
                 var offers: [BinaryPropertyListWriter.Reference] = []
                 for alternative in box.fields.alternatives {
-                    var offer = Pairs()
+                    var offer = BinaryPropertyListWriter.Pairs()
                     acquisition(alternative, masking: secrets, keys: &keys, into: &writer, &offer)
-                    offers.append(writer.dictionary(keys: offer.names, values: offer.values))
+                    offers.append(writer.dictionary(offer))
                 }
                 pairs.add(keys.alternatives, writer.array(offers))
             }
-            issues.append(writer.dictionary(keys: pairs.names, values: pairs.values))
+            issues.append(writer.dictionary(pairs))
         }
         var names = [keys.snapshot]
         var values = [writer.integer(version)]
@@ -55,24 +55,6 @@ public enum CatalogSnapshot {
         values.append(writer.array(issues))
         let root = writer.dictionary(keys: names, values: values)
         return writer.finish(top: root)
-    }
-
-    /// One dictionary's keys and values, in the order written. A value passed along, not a
-    /// closure over two arrays: a closure's captures are checked for exclusive access at every
-    /// append: a tenth of the samples of writing a snapshot, by perf.
-    private struct Pairs {
-        var names: [BinaryPropertyListWriter.Reference] = []
-        var values: [BinaryPropertyListWriter.Reference] = []
-
-        mutating func add(_ name: BinaryPropertyListWriter.Reference, _ value: BinaryPropertyListWriter.Reference) {
-            names.append(name)
-            values.append(value)
-        }
-
-        mutating func removeAll() {
-            names.removeAll(keepingCapacity: true)
-            values.removeAll(keepingCapacity: true)
-        }
     }
 
     /// The keys of a snapshot, and its two booleans, each written once.
@@ -94,11 +76,15 @@ public enum CatalogSnapshot {
         /// Each media type's text, written once: found by the type, not by hashing its text
         /// for every issue (a tenth of writing an issue's download).
         private var mediaTypes: [MediaType: Reference] = [:]
+        /// The type asked for last, and its text: a catalog names one or two, and a dictionary
+        /// hashes a media type's text (its raw value) each time.
+        private var last: (type: MediaType, reference: Reference)?
 
         mutating func mediaType(_ type: MediaType, into writer: inout BinaryPropertyListWriter) -> Reference {
-            if let known = mediaTypes[type] { return known }
-            let reference = writer.sharedString(type.mimeTypeForSnapshot)
+            if let last, last.type == type { return last.reference }
+            let reference = mediaTypes[type] ?? writer.sharedString(type.mimeTypeForSnapshot)
             mediaTypes[type] = reference
+            last = (type, reference)
             return reference
         }
     }
@@ -184,7 +170,8 @@ public enum CatalogSnapshot {
 
     /// The keys of one way to get an issue, each handed to `add` with its value.
     private static func acquisition(
-        _ acquisition: Acquisition, masking secrets: [String], keys: inout Keys, into writer: inout BinaryPropertyListWriter, _ pairs: inout Pairs
+        _ acquisition: Acquisition, masking secrets: [String], keys: inout Keys, into writer: inout BinaryPropertyListWriter,
+        _ pairs: inout BinaryPropertyListWriter.Pairs
     ) {
         pairs.add(keys.downloadURL, writer.string(SecretMask.mask(acquisition.address, secrets: secrets)))
         pairs.add(keys.mediaType, keys.mediaType(acquisition.mediaType, into: &writer))

@@ -100,14 +100,22 @@ public enum LocalKey {
     private static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= maximumLength else { return false }
         guard first != UInt8(ascii: ".") && first != UInt8(ascii: "-") else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                return true
-            default:
-                return false
-            }
-        }
+        // By index and by bit: `allSatisfy` over a switch of ranges went through the buffer's
+        // iterator and `ClosedRange.contains`, neither inlined: two thirds of writing the 10,000
+        // keys a first refresh records.
+        for position in 0..<bytes.count where !isKeyByte(bytes[position]) { return false }
+        return true
+    }
+
+    /// Whether `byte` may be in a key: an ASCII letter or digit, `.`, `_` or `-`.
+    @inline(__always)
+    static func isKeyByte(_ byte: UInt8) -> Bool {
+        // `-`, `.` and `0` to `9`, as bits of the bytes 0 to 63.
+        let below64: UInt64 = 1 << 45 | 1 << 46 | 0x3FF << 48
+        // `A` to `Z`, `_` and `a` to `z`, as bits of the bytes 64 to 127.
+        let from64: UInt64 = 0x3FF_FFFF << 1 | 1 << 31 | 0x3FF_FFFF << 33
+        if byte < 64 { return below64 >> byte & 1 == 1 }
+        if byte < 128 { return from64 >> (byte - 64) & 1 == 1 }
+        return false
     }
 }
