@@ -101,8 +101,8 @@ public enum LocalKey {
         guard let first = bytes.first, bytes.count <= maximumLength else { return false }
         guard first != UInt8(ascii: ".") && first != UInt8(ascii: "-") else { return false }
         // By index and by bit: `allSatisfy` over a switch of ranges went through the buffer's
-        // iterator and `ClosedRange.contains`, neither inlined: two thirds of writing the 10,000
-        // keys a first refresh records.
+        // iterator and `ClosedRange.contains`, neither inlined (perf). Writing the 10,000 keys a
+        // first refresh records took 3.3 ms either way, though: what they wait for is memory.
         for position in 0..<bytes.count where !isKeyByte(bytes[position]) { return false }
         return true
     }
