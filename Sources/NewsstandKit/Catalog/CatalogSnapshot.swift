@@ -73,11 +73,10 @@ public enum CatalogSnapshot {
             (yes, no) = (writer.boolean(true), writer.boolean(false))
         }
 
-        /// Each media type's text, written once: found by the type, not by hashing its text
-        /// for every issue (a tenth of writing an issue's download).
+        /// Each media type's text, written once.
         private var mediaTypes: [MediaType: Reference] = [:]
-        /// The type asked for last, and its text: a catalog names one or two, and a dictionary
-        /// hashes a media type's text (its raw value) each time.
+        /// The type asked for last, and its text: a catalog names one or two, and the dictionary
+        /// hashes a media type's text (its raw value) at every lookup.
         private var last: (type: MediaType, reference: Reference)?
 
         mutating func mediaType(_ type: MediaType, into writer: inout BinaryPropertyListWriter) -> Reference {

@@ -174,11 +174,10 @@ struct BinaryPropertyListWriter: ~Copyable {
         return reference
     }
 
-    /// A dictionary's keys and values as they are written, at most ``capacity``: kept in place,
-    /// not in two growing arrays, each of whose appends checked the array's uniqueness and room
-    /// (a tenth of writing a snapshot's issue, by perf).
+    /// A dictionary's keys and values as they are written, sixteen at most (a snapshot's issue
+    /// has fifteen keys): kept in place, not in two growing arrays, each of whose appends checked
+    /// the array's uniqueness and room.
     struct Pairs {
-        static let capacity = 16
         fileprivate var names = InlineArray<16, Reference>(repeating: Reference(index: 0))
         fileprivate var values = InlineArray<16, Reference>(repeating: Reference(index: 0))
         private(set) var count = 0
@@ -186,7 +185,7 @@ struct BinaryPropertyListWriter: ~Copyable {
         init() {}
 
         mutating func add(_ name: Reference, _ value: Reference) {
-            precondition(count < Self.capacity, "a dictionary of more keys than a snapshot writes")
+            precondition(count < names.count, "a dictionary of more keys than a snapshot writes")
             names[count] = name
             values[count] = value
             count += 1
