@@ -45,16 +45,11 @@ public enum CatalogSnapshot {
             }
             issues.append(writer.dictionary(pairs))
         }
-        var names = [keys.snapshot]
-        var values = [writer.integer(version)]
-        if let title = catalog.title {
-            names.append(keys.title)
-            values.append(writer.string(title))
-        }
-        names.append(keys.issues)
-        values.append(writer.array(issues))
-        let root = writer.dictionary(keys: names, values: values)
-        return writer.finish(top: root)
+        pairs.removeAll()
+        pairs.add(keys.snapshot, writer.integer(version))
+        if let title = catalog.title { pairs.add(keys.title, writer.string(title)) }
+        pairs.add(keys.issues, writer.array(issues))
+        return writer.finish(top: writer.dictionary(pairs))
     }
 
     /// The keys of a snapshot, and its two booleans, each written once.
@@ -73,17 +68,14 @@ public enum CatalogSnapshot {
             (yes, no) = (writer.boolean(true), writer.boolean(false))
         }
 
-        /// Each media type's text, written once.
-        private var mediaTypes: [MediaType: Reference] = [:]
-        /// The type asked for last, and its text: a catalog names one or two, and the dictionary
-        /// hashes a media type's text (its raw value) at every lookup.
-        private var last: (type: MediaType, reference: Reference)?
+        /// Each media type's text, written once. A catalog names one or two, so they are searched
+        /// in order: a dictionary of them hashed a type's text (its raw value) at every lookup.
+        private var mediaTypes: [(type: MediaType, reference: Reference)] = []
 
         mutating func mediaType(_ type: MediaType, into writer: inout BinaryPropertyListWriter) -> Reference {
-            if let last, last.type == type { return last.reference }
-            let reference = mediaTypes[type] ?? writer.sharedString(type.mimeTypeForSnapshot)
-            mediaTypes[type] = reference
-            last = (type, reference)
+            if let known = mediaTypes.first(where: { $0.type == type }) { return known.reference }
+            let reference = writer.string(type.mimeTypeForSnapshot)
+            mediaTypes.append((type, reference))
             return reference
         }
     }

@@ -23,8 +23,6 @@ struct BinaryPropertyListWriter: ~Copyable {
     private var capacity: Int
     /// Where each object starts, by its index.
     private var offsets: [Int] = []
-    /// Strings written once and referred to from everywhere (``sharedString(_:)``).
-    private var shared: [String: Reference] = [:]
     /// Bytes per object reference, from the bound on the number of objects.
     private let referenceSize: Int
     private let objectBound: Int
@@ -73,14 +71,6 @@ struct BinaryPropertyListWriter: ~Copyable {
         precondition(offsets.count < objectBound, "more objects than the writer was made for")
         offsets.append(count)
         return Reference(index: offsets.count - 1)
-    }
-
-    /// A string written once however often it is given: keys, and values that repeat (media types).
-    mutating func sharedString(_ string: String) -> Reference {
-        if let known = shared[string] { return known }
-        let reference = self.string(string)
-        shared[string] = reference
-        return reference
     }
 
     mutating func string(_ string: String) -> Reference {
@@ -150,17 +140,6 @@ struct BinaryPropertyListWriter: ~Copyable {
         marker(0xA0, count: items.count)
         reserve(items.count * referenceSize)
         for item in items { bigEndian(UInt64(item.index), size: referenceSize) }
-        return reference
-    }
-
-    /// A dictionary of `keys[i]: values[i]`.
-    mutating func dictionary(keys: [Reference], values: [Reference]) -> Reference {
-        precondition(keys.count == values.count)
-        let reference = begin()
-        marker(0xD0, count: keys.count)
-        reserve(2 * keys.count * referenceSize)
-        for key in keys { bigEndian(UInt64(key.index), size: referenceSize) }
-        for value in values { bigEndian(UInt64(value.index), size: referenceSize) }
         return reference
     }
 
