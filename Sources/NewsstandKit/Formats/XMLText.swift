@@ -92,6 +92,15 @@ enum XMLText {
             return nil
         }
         while index < end {
+            // The text up to the next `<` or `&` is copied at once: a byte at a time, each append
+            // checked the array's room, and that was most of decoding a title with one `&amp;`.
+            var plain = index
+            while plain < end, bytes[plain] != UInt8(ascii: "&"), attribute || bytes[plain] != UInt8(ascii: "<") { plain += 1 }
+            if plain > index {
+                output.append(contentsOf: bytes[index..<plain])
+                index = plain
+                continue
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "<"), !attribute {
                 if starts("<![CDATA[", at: index) {
@@ -118,10 +127,11 @@ enum XMLText {
                     if separates, let last = output.last, !isSpace(last) { output.append(0x20) }
                     index = min(end, position + 1)
                 }
-            } else if byte == UInt8(ascii: "&"),
-                      let semicolon = bytes[index..<min(end, index + HTMLEntities.longestName + 2)].firstIndex(of: UInt8(ascii: ";")) {
+            } else if byte == UInt8(ascii: "&"), let semicolon = referenceEnd(bytes, from: index) {
                 let name = bytes[(index + 1)..<semicolon]
-                if let text = reference(name) {
+                if let character = xmlReference(name) {
+                    output.append(character)
+                } else if let text = reference(name) {
                     output.append(contentsOf: text.utf8)
                 } else {
                     output.append(contentsOf: bytes[index...semicolon])
@@ -133,6 +143,44 @@ enum XMLText {
             }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Where the reference `&` at `start` begins ends: the `;` after a name of letters, digits or
+    /// `#`, at most as long as HTML's longest. A `;` further on, after a space or another `&`,
+    /// ends no reference (`Fish & chips &amp; more` has one).
+    private static func referenceEnd<Bytes: RandomAccessCollection>(_ bytes: Bytes, from start: Int) -> Int? where Bytes.Element == UInt8, Bytes.Index == Int {
+        let limit = min(bytes.endIndex, start + HTMLEntities.longestName + 2)
+        var position = start + 1
+        while position < limit {
+            switch bytes[position] {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "#"):
+                position += 1
+            case UInt8(ascii: ";"):
+                return position > start + 1 ? position : nil
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The character one of XML's five names stands for, told from its bytes (no string made for
+    /// the name): the references most text has.
+    private static func xmlReference<Bytes: RandomAccessCollection>(_ name: Bytes) -> UInt8? where Bytes.Element == UInt8, Bytes.Index == Int {
+        let start = name.startIndex
+        func byte(_ offset: Int) -> UInt8 { name[start + offset] }
+        switch name.count {
+        case 2 where byte(1) == UInt8(ascii: "t"):
+            return byte(0) == UInt8(ascii: "l") ? UInt8(ascii: "<") : byte(0) == UInt8(ascii: "g") ? UInt8(ascii: ">") : nil
+        case 3 where byte(0) == UInt8(ascii: "a") && byte(1) == UInt8(ascii: "m") && byte(2) == UInt8(ascii: "p"):
+            return UInt8(ascii: "&")
+        case 4 where byte(0) == UInt8(ascii: "q") && byte(1) == UInt8(ascii: "u") && byte(2) == UInt8(ascii: "o") && byte(3) == UInt8(ascii: "t"):
+            return UInt8(ascii: "\"")
+        case 4 where byte(0) == UInt8(ascii: "a") && byte(1) == UInt8(ascii: "p") && byte(2) == UInt8(ascii: "o") && byte(3) == UInt8(ascii: "s"):
+            return UInt8(ascii: "'")
+        default:
+            return nil
+        }
     }
 
     /// `#38`, `#x26`, the five XML names, and HTML's names, which feeds use without declaring
