@@ -4,51 +4,62 @@ import XCTest
 /// `XMLText.decode` copies the text between references and tags a run at a time: each case puts
 /// a reference, a tag or a lone `&` at the start, in the middle or at the end of a run.
 final class XMLTextDecodingTests: XCTestCase {
-    private func decoded(_ text: String, attribute: Bool = false) -> String {
-        XMLText.decode(ArraySlice(text.utf8), attribute: attribute)
+    /// Each text decoded, against what it should read.
+    private func assertDecoded(_ cases: KeyValuePairs<String, String>, attribute: Bool = false, line: UInt = #line) {
+        for (text, expected) in cases {
+            XCTAssertEqual(XMLText.decode(ArraySlice(text.utf8), attribute: attribute), expected, "decoding \(text)", line: line)
+        }
     }
 
     func testReferencesAnywhereInTheTextAreDecoded() {
-        XCTAssertEqual(decoded("Issue number 0 &amp; more"), "Issue number 0 & more")
-        XCTAssertEqual(decoded("&lt;start"), "<start")
-        XCTAssertEqual(decoded("end&gt;"), "end>")
-        XCTAssertEqual(decoded("&quot;&apos;&amp;"), "\"'&")
-        XCTAssertEqual(decoded("a&#38;b&#x26;c&#X26;d"), "a&b&c&d")
-        XCTAssertEqual(decoded("Sm&oslash;rrebr&oslash;d"), "Smørrebrød")
-        XCTAssertEqual(decoded(""), "")
-        XCTAssertEqual(decoded("plain text, nothing to decode"), "plain text, nothing to decode")
+        assertDecoded([
+            "Issue number 0 &amp; more": "Issue number 0 & more",
+            "&lt;start": "<start",
+            "end&gt;": "end>",
+            "&quot;&apos;&amp;": "\"'&",
+            "a&#38;b&#x26;c&#X26;d": "a&b&c&d",
+            "Sm&oslash;rrebr&oslash;d": "Smørrebrød",
+            "": "",
+            "plain text, nothing to decode": "plain text, nothing to decode",
+        ])
     }
 
     func testNamesThatAreAlmostXMLsOwnAreLeftOrReadAsHTMLs() {
-        // Two letters ending in t that are neither lt nor gt, and the names' other cases.
-        XCTAssertEqual(decoded("&xt; &LT; &Amp; &quo; &apost;"), "&xt; < &Amp; &quo; &apost;")
-        XCTAssertEqual(decoded("&GT;&QUOT;&AMP;"), ">\"&")
+        // Two letters ending in t that are neither lt nor gt, other cases of the five names
+        // (HTML has some), and names one letter short or long.
+        assertDecoded([
+            "&xt; &LT; &Amp; &quo; &apost;": "&xt; < &Amp; &quo; &apost;",
+            "&GT;&QUOT;&AMP;": ">\"&",
+        ])
     }
 
     func testAnAmpersandThatStartsNoReferenceStaysAsItIs() {
-        XCTAssertEqual(decoded("Fish & chips"), "Fish & chips")
-        XCTAssertEqual(decoded("trailing &"), "trailing &")
-        XCTAssertEqual(decoded("&"), "&")
-        XCTAssertEqual(decoded("&nosuch; and &#0; and &#xZZ;"), "&nosuch; and &#0; and &#xZZ;")
-        XCTAssertEqual(decoded("&& &amp;&"), "&& &&")
-        // A `;` after a space or another `&` ends no reference begun before them.
-        XCTAssertEqual(decoded("Fish & chips &amp; more"), "Fish & chips & more")
-        XCTAssertEqual(decoded("R&D;&amp;"), "R&D;&")
-        XCTAssertEqual(decoded("&;"), "&;")
+        assertDecoded([
+            "Fish & chips": "Fish & chips",
+            "trailing &": "trailing &",
+            "&": "&",
+            "&nosuch; and &#0; and &#xZZ;": "&nosuch; and &#0; and &#xZZ;",
+            "&& &amp;&": "&& &&",
+            // A `;` after a space or another `&` ends no reference begun before them.
+            "Fish & chips &amp; more": "Fish & chips & more",
+            "R&D;&amp;": "R&D;&",
+            "&;": "&;",
+        ])
     }
 
     func testTagsCommentsAndCDATABetweenRuns() {
-        // A tag that ends a word leaves a space, which the callers trim.
-        XCTAssertEqual(decoded("<p>One</p><p>Two</p>"), "One Two ")
-        XCTAssertEqual(decoded("<b>Mars</b>. Next"), "Mars. Next")
-        XCTAssertEqual(decoded("a<!-- gone -->b<?pi x?>c"), "abc")
-        XCTAssertEqual(decoded("x<![CDATA[<kept> &amp;]]>y"), "x<kept> &amp;y")
-        XCTAssertEqual(decoded("<a href=\"x>y\">link</a> &amp; text"), "link & text")
-        XCTAssertEqual(decoded("unclosed <tag"), "unclosed ")
+        assertDecoded([
+            // A tag that ends a word leaves a space, which the callers trim.
+            "<p>One</p><p>Two</p>": "One Two ",
+            "<b>Mars</b>. Next": "Mars. Next",
+            "a<!-- gone -->b<?pi x?>c": "abc",
+            "x<![CDATA[<kept> &amp;]]>y": "x<kept> &amp;y",
+            "<a href=\"x>y\">link</a> &amp; text": "link & text",
+            "unclosed <tag": "unclosed ",
+        ])
     }
 
     func testAnAttributeKeepsItsAngleBracketsAsText() {
-        XCTAssertEqual(decoded("a<b&amp;c>d", attribute: true), "a<b&c>d")
-        XCTAssertEqual(decoded("<p>x</p>", attribute: true), "<p>x</p>")
+        assertDecoded(["a<b&amp;c>d": "a<b&c>d", "<p>x</p>": "<p>x</p>"], attribute: true)
     }
 }
