@@ -92,8 +92,9 @@ enum XMLText {
             return nil
         }
         while index < end {
-            // The text up to the next `<` or `&` is copied at once: a byte at a time, each append
-            // checked the array's room, and that was most of decoding a title with one `&amp;`.
+            // The text up to the next `<` or `&` (in an attribute, the next `&`) is copied at once:
+            // a byte at a time, each append checked the array's room, and that was most of
+            // decoding a title with one `&amp;`.
             var plain = index
             while plain < end, bytes[plain] != UInt8(ascii: "&"), attribute || bytes[plain] != UInt8(ascii: "<") { plain += 1 }
             if plain > index {
@@ -145,9 +146,9 @@ enum XMLText {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Where the reference `&` at `start` begins ends: the `;` after a name of letters, digits or
-    /// `#`, at most as long as HTML's longest. A `;` further on, after a space or another `&`,
-    /// ends no reference (`Fish & chips &amp; more` has one).
+    /// The `;` that ends a reference begun by the `&` at `start`: the first byte after a name of
+    /// letters, digits or `#`, no longer than HTML's longest; nil when there is none. A `;` after
+    /// a space or another `&` ends no reference (`Fish & chips &amp; more` has one, the second).
     private static func referenceEnd<Bytes: RandomAccessCollection>(_ bytes: Bytes, from start: Int) -> Int? where Bytes.Element == UInt8, Bytes.Index == Int {
         let limit = min(bytes.endIndex, start + HTMLEntities.longestName + 2)
         var position = start + 1
