@@ -56,8 +56,12 @@ test: deps bench-deps test-servers test-terminals
 # CI's thirty under it (CI took 29.5 minutes with all but the feeds' suite). It leaves out the
 # kill stress too, whose subject is what a killed process leaves on disk, not its threads (the
 # downloads it kills run under it in the command-line and nginx suites): 63 s under it, and CI
-# took 30:04 with it.
-TSAN_SKIP := CalibreEndToEndTests|CalibreWebEndToEndTests|PublishEndToEndTests|FeedsEndToEndTests|KillStressTests
+# took 30:04 with it. Three single tests are left out for the same reason: a binary catalog's
+# expansion budget (31 s under it), the first errors' wording (9 s) and every tiny size of the
+# shelf's screens drawn (9 s); CI took 29:15 with them. The pieces of a catalog read on every core
+# still run under it in the other property-list and snapshot tests, the shelf's screens in the
+# terminal suites.
+TSAN_SKIP := CalibreEndToEndTests|CalibreWebEndToEndTests|PublishEndToEndTests|FeedsEndToEndTests|KillStressTests|FirstErrorsTests|PropertyListCatalogTests.testSharedObjectsCannotExpandABinaryCatalogReadInPieces|ShelfScreenTests.testEveryTinySizeRendersWithoutCrashing
 test-tsan: deps test-servers test-terminals
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --skip '$(TSAN_SKIP)'
 
