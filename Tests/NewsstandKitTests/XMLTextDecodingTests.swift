@@ -47,6 +47,26 @@ final class XMLTextDecodingTests: XCTestCase {
         ])
     }
 
+    /// Through the readers: HTML text is decoded twice (the XML, then the HTML in it), and a lone
+    /// `&` after the first is where a later reference was left undecoded.
+    func testAFeedsHTMLKeepsItsReferencesAfterALoneAmpersand() throws {
+        let base = URL(string: "http://example.org/feed")!
+        let rss = """
+            <rss version="2.0"><channel><title>t</title><item><title>x</title>
+            <description>&lt;p&gt;Fish &amp; chips &amp;amp; more&lt;/p&gt;</description>
+            <enclosure url="http://example.org/1.pdf" type="application/pdf"/></item></channel></rss>
+            """
+        let rssPage = try CatalogReader().page(Data(rss.utf8), url: base, contentType: "application/rss+xml")
+        XCTAssertEqual(rssPage.entries.first?.summary, "Fish & chips & more")
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><entry><id>1</id>
+            <title type="html">Fish &amp; chips &amp;amp; more</title>
+            <link rel="enclosure" type="application/pdf" href="http://example.org/1.pdf"/></entry></feed>
+            """
+        let atomPage = try CatalogReader().page(Data(atom.utf8), url: base, contentType: "application/atom+xml")
+        XCTAssertEqual(atomPage.entries.first?.title, "Fish & chips & more")
+    }
+
     func testTagsCommentsAndCDATABetweenRuns() {
         assertDecoded([
             // A tag that ends a word leaves a space, which the callers trim.

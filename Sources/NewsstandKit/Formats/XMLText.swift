@@ -184,9 +184,10 @@ enum XMLText {
         }
     }
 
-    /// `#38`, `#x26`, the five XML names, and HTML's names, which feeds use without declaring
-    /// them: each stands for one character (one or two code points), never more.
-    static func reference<Bytes: RandomAccessCollection>(_ name: Bytes) -> String? where Bytes.Element == UInt8, Bytes.Index == Int {
+    /// `#38`, `#x26`, and HTML's names, which feeds use without declaring them: each stands for
+    /// one character (one or two code points), never more. XML's five are told apart before
+    /// (``xmlReference(_:)``); HTML's table has them too.
+    private static func reference<Bytes: RandomAccessCollection>(_ name: Bytes) -> String? where Bytes.Element == UInt8, Bytes.Index == Int {
         guard let first = name.first else { return nil }
         if first == UInt8(ascii: "#") {
             let digits = name.dropFirst()
@@ -199,14 +200,6 @@ enum XMLText {
             guard let value, value != 0, let scalar = Unicode.Scalar(value) else { return nil }
             return String(Character(scalar))
         }
-        let text = String(decoding: name, as: UTF8.self)
-        switch text {
-        case "lt": return "<"
-        case "gt": return ">"
-        case "amp": return "&"
-        case "quot": return "\""
-        case "apos": return "'"
-        default: return HTMLEntities.value(of: text)
-        }
+        return HTMLEntities.value(of: String(decoding: name, as: UTF8.self))
     }
 }
