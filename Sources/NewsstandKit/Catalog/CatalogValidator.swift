@@ -124,8 +124,7 @@ public struct CatalogValidator: Sendable {
         var entries: [CatalogEntry] = []
         entries.reserveCapacity(items)
         var warnings: [CatalogWarning] = []
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(items)
+        var positions = KeyIndex(capacity: items)
         var withoutDownload = 0, samplesOnly = 0, templated = 0
         // Entries and warnings so far, which number a duplicate; and the places of the pages before.
         var numbered = 0, offset = 0
@@ -135,13 +134,11 @@ public struct CatalogValidator: Sendable {
             for piece in page.outcomes {
                 for outcome in piece {
                     switch outcome {
-                    case .entry(let entry):
-                        // One lookup for the usual new key; a duplicate puts the first one's position back.
-                        let key = entry.box.fields.localKey
-                        if let first = positions.updateValue(entries.count, forKey: key) {
-                            positions[key] = first
+                    case .entry(let entry, let keyHash):
+                        if positions.position(ofKeyOf: entry, hash: keyHash, in: entries) != nil {
                             warnings.append(CatalogWarning(.duplicateID, index: numbered, id: entry.box.fields.id))
                         } else {
+                            positions.append(hash: keyHash, isFirst: true)
                             entries.append(entry)
                         }
                         numbered += 1
@@ -170,7 +167,8 @@ public struct CatalogValidator: Sendable {
     }
 
     fileprivate enum Checked: Sendable {
-        case entry(CatalogEntry)
+        /// An entry, and the hash of its key (``KeyIndex``), taken while the key is in this core's cache.
+        case entry(CatalogEntry, keyHash: Int)
         case warning(CatalogWarning)
         case nothingToDownload
         case sampleOnly
@@ -273,7 +271,7 @@ public struct CatalogValidator: Sendable {
             acquisition: preferred.acquisition, alternatives: single == nil ? usable.dropFirst().map(\.acquisition) : [],
             isFree: entry.pointee.isFree ?? (offers[preferredOffer].access != .paid && !offers[preferredOffer].throughWebPage), summary: summary,
             price: offers[preferredOffer].price.map(Self.clean), authors: authors)
-        return .entry(CatalogEntry(fields))
+        return .entry(CatalogEntry(fields), keyHash: KeyIndex.hash(fields.localKey))
     }
 
     private static func isPlainZip(_ mediaType: String) -> Bool {

@@ -9,7 +9,7 @@ public struct Catalog: Sendable, Equatable {
     /// The entries that were skipped, and why.
     public var warnings: [CatalogWarning]
     /// Where each local key is in ``entries``: made once while loading, then used by the store.
-    let positions: [String: Int]
+    let positions: KeyIndex
     /// The format the catalog was read from.
     public var format: CatalogFormatKind = .propertyList
     /// How to search the publisher's server, when its feed says.
@@ -22,17 +22,19 @@ public struct Catalog: Sendable, Equatable {
     public var remarks: [CatalogRemark] = []
 
     public init(title: String?, entries: [CatalogEntry], warnings: [CatalogWarning] = []) {
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(entries.count)
-        for (position, entry) in entries.enumerated() where positions[entry.localKey] == nil { positions[entry.localKey] = position }
-        self.init(title: title, entries: entries, warnings: warnings, positions: positions)
+        self.init(title: title, entries: entries, warnings: warnings, positions: KeyIndex(of: entries))
     }
 
-    init(title: String?, entries: [CatalogEntry], warnings: [CatalogWarning], positions: [String: Int]) {
+    init(title: String?, entries: [CatalogEntry], warnings: [CatalogWarning], positions: KeyIndex) {
         self.title = title
         self.entries = entries
         self.warnings = warnings
         self.positions = positions
+    }
+
+    /// The position of the entry with this local key.
+    func position(ofKey key: String) -> Int? {
+        positions.position(of: key, in: entries)
     }
 
     public static func == (lhs: Catalog, rhs: Catalog) -> Bool {

@@ -10,7 +10,7 @@ struct IssueList: Sendable {
     /// The catalog's entries; an issue made keeps its own copy, updated with the list.
     private(set) var entries: [CatalogEntry] = []
     /// Where each local key is.
-    private(set) var positions: [String: Int] = [:]
+    private(set) var positions = KeyIndex()
     private var made: [Issue?] = []
     private var home: Issue.Home?
     /// The reading state's records as last loaded, given to each issue made after.
@@ -45,7 +45,7 @@ struct IssueList: Sendable {
         } else {
             list.made.reserveCapacity(catalog.entries.count)
             for (index, entry) in catalog.entries.enumerated() {
-                guard let position = previous.positions[entry.localKey] else {
+                guard let position = previous.positions.position(of: entry.localKey, hash: catalog.positions.hash(at: index), in: previous.entries) else {
                     change.new += 1
                     change.changed = true
                     list.made.append(nil)

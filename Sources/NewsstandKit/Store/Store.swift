@@ -114,10 +114,11 @@ public final class Store: Sendable {
     /// The issue with this publisher's ID, or with this local key.
     public func issue(withID id: String) -> Issue? {
         contents.withLock { contents in
-            if let position = contents.issues.positions[LocalKey.make(for: id)], contents.issues.entries[position].id == id {
+            let (positions, entries) = (contents.issues.positions, contents.issues.entries)
+            if let position = positions.position(of: LocalKey.make(for: id), in: entries), entries[position].id == id {
                 return contents.issues.issue(at: position)
             }
-            return contents.issues.positions[id].flatMap { contents.issues.issue(at: $0) }
+            return positions.position(of: id, in: entries).flatMap { contents.issues.issue(at: $0) }
         }
     }
     /// The issues whose ID a part names, as git takes a prefix of a hash: the ID's start, or
