@@ -54,4 +54,16 @@ final class XMLScannerTests: XCTestCase {
         }
     }
 
+    /// Every byte is a name's or not as the rule says, and a name ends at the first that is not.
+    func testNameBytesAreLettersDigitsFourMarksAndNonASCII() throws {
+        let marks = Set(":_-.".utf8)
+        for byte in UInt8.min...UInt8.max {
+            let scalar = Unicode.Scalar(byte)
+            let expected = byte >= 0x80 || marks.contains(byte) || ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            XCTAssertEqual(XMLText.isNameByte(byte), expected, "byte \(byte)")
+        }
+        let tree = try parse("<a:b-c.d_e9 xmlns:a=\"urn:a\" x.y-z_1=\"v\"/>")
+        XCTAssertEqual(tree.name(of: 0), "b-c.d_e9")
+        XCTAssertEqual(tree.attribute("x.y-z_1", of: 0), "v")
+    }
 }
