@@ -147,17 +147,16 @@ extension XMLTree {
                 appendedAttributes = []
             }
             guard open.count < maximumDepth else { throw Failure(kind: .tooDeep(maximumDepth), line: scanner.line) }
-            // Attributes read with the tag are read where the scanner keeps them.
-            let tagAttributes: ArraySlice<XMLScanner.RawAttribute>
-            if scanner.attributesRead {
-                tagAttributes = scanner.wellFormed[..<scanner.wellFormedCount]
-            } else {
+            // Attributes read with the tag are read where the scanner keeps them, by index: a
+            // slice of the list held its buffer, retained and released for every tag.
+            if !scanner.attributesRead {
                 rawAttributes.removeAll(keepingCapacity: true)
                 try scanner.attributes(into: &rawAttributes)
-                tagAttributes = rawAttributes[...]
             }
+            let attributeCount = scanner.attributesRead ? scanner.wellFormedCount : rawAttributes.count
             let bindingCount = bindings.count
-            for attribute in tagAttributes {
+            for position in 0..<attributeCount {
+                let attribute = tagAttribute(position)
                 // Most attributes are not declarations: their first byte says so.
                 guard bytes[attribute.nameStart] == UInt8(ascii: "x") else { continue }
                 let name = bytes[attribute.nameStart..<attribute.nameEnd]
@@ -175,7 +174,8 @@ extension XMLTree {
                 throw scanner.failure("the prefix \(String(decoding: prefix, as: UTF8.self)) is not declared")
             }
             let attributeStart = Int32(attributes.count)
-            for attribute in tagAttributes {
+            for position in 0..<attributeCount {
+                let attribute = tagAttribute(position)
                 let name = bytes[attribute.nameStart..<attribute.nameEnd]
                 if bytes[attribute.nameStart] == UInt8(ascii: "x"), name.elementsEqual("xmlns".utf8) || name.starts(with: "xmlns:".utf8) { continue }
                 let (attributePrefix, attributeLocal) = Self.split(name)
@@ -211,6 +211,11 @@ extension XMLTree {
                 open.append(Open(element: index, nameStart: nameStart, nameEnd: nameEnd, bindings: bindingCount))
                 if lastChild.count < open.count { lastChild.append(-1) } else { lastChild[open.count - 1] = -1 }
             }
+        }
+
+        /// The current start tag's attribute at `position`.
+        private func tagAttribute(_ position: Int) -> XMLScanner.RawAttribute {
+            scanner.attributesRead ? scanner.wellFormed[position] : rawAttributes[position]
         }
 
         /// Appends what a half read after this builder's present position, which must be where
@@ -274,8 +279,13 @@ extension XMLTree {
 
         /// The namespace a prefix is bound to, innermost first; an unprefixed attribute has none.
         private static func resolve(_ prefix: Slice<UnsafeBufferPointer<UInt8>>, in bindings: [Binding], isElement: Bool) -> Int32? {
-            for binding in bindings.reversed() where binding.prefix.count == prefix.count && binding.prefix.elementsEqual(prefix) {
-                return binding.namespace
+            // By index, each binding read where it lies: a loop over the bindings copied each,
+            // its prefix retained and released, for every element.
+            var index = bindings.count
+            while index > 0 {
+                index -= 1
+                guard bindings[index].prefix.count == prefix.count else { continue }
+                if prefix.isEmpty || bindings[index].prefix.elementsEqual(prefix) { return bindings[index].namespace }
             }
             return prefix.isEmpty ? -1 : nil
         }
