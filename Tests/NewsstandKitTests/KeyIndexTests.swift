@@ -42,6 +42,7 @@ final class KeyIndexTests: XCTestCase {
         XCTAssertEqual(index.count, entries.count)
         XCTAssertEqual(entries.indices.filter { index.position(of: entries[$0].localKey, in: entries) != $0 }, [])
         XCTAssertEqual(entries.indices.filter { index.hash(at: $0) != KeyIndex.hash(entries[$0].localKey) }, [])
+        XCTAssertNil(index.hash(at: entries.count))
     }
 
     /// A catalog's index agrees with a dictionary of its keys, duplicates and all.
@@ -52,5 +53,13 @@ final class KeyIndexTests: XCTestCase {
         let catalog = Catalog(title: nil, entries: entries)
         XCTAssertEqual(catalog.positions.count, first.count)
         XCTAssertEqual(entries.indices.filter { catalog.position(ofKey: entries[$0].localKey) != first[entries[$0].localKey] }, [])
+        // Its entries are a public list: cut short or added to, it answers for what is left,
+        // and an entry added finds nothing rather than a position past the list.
+        var changed = catalog
+        changed.entries.removeLast(2_500)
+        XCTAssertEqual(changed.entries.indices.filter { changed.position(ofKey: changed.entries[$0].localKey) != first[changed.entries[$0].localKey] }, [])
+        XCTAssertNil(changed.position(ofKey: entries[900].localKey))
+        changed.entries.append(entry("added"))
+        XCTAssertNil(changed.position(ofKey: entry("added").localKey))
     }
 }

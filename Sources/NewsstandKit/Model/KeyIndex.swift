@@ -36,9 +36,10 @@ struct KeyIndex: Sendable {
         key.hashValue
     }
 
-    /// The hash of the key at `position`.
-    func hash(at position: Int) -> Int {
-        hashes[position]
+    /// The hash of the key at `position`; nil past the entries the index was made of (a
+    /// catalog's entries are a public list, and could have been added to since).
+    func hash(at position: Int) -> Int? {
+        position < hashes.count ? hashes[position] : nil
     }
 
     /// Records the key hash of the entry at the next position; the key is found there from now on
@@ -62,22 +63,23 @@ struct KeyIndex: Sendable {
 
     /// The same, for a key whose hash is known (another index's, made in this process).
     func position(of key: String, hash: Int, in entries: [CatalogEntry]) -> Int? {
-        position(hash: hash) { entries[$0].localKey == key }
+        position(hash: hash, among: entries.count) { entries[$0].localKey == key }
     }
 
     /// The position of the entry with `entry`'s key, whose hash is `hash`. Its key is read only
     /// if an entry's hash is the same.
     func position(ofKeyOf entry: CatalogEntry, hash: Int, in entries: [CatalogEntry]) -> Int? {
-        position(hash: hash) { entries[$0].localKey == entry.localKey }
+        position(hash: hash, among: entries.count) { entries[$0].localKey == entry.localKey }
     }
 
-    private func position(hash: Int, where isMatch: (Int) -> Bool) -> Int? {
+    private func position(hash: Int, among entryCount: Int, where isMatch: (Int) -> Bool) -> Int? {
         guard count > 0 else { return nil }
         let mask = slots.count - 1
         var slot = hash & mask
         while slots[slot] != 0 {
             let position = Int(slots[slot]) - 1
-            if hashes[position] == hash, isMatch(position) { return position }
+            // Positions past `entries` (a list cut short since) are nobody's.
+            if hashes[position] == hash, position < entryCount, isMatch(position) { return position }
             slot = (slot + 1) & mask
         }
         return nil

@@ -45,7 +45,8 @@ struct IssueList: Sendable {
         } else {
             list.made.reserveCapacity(catalog.entries.count)
             for (index, entry) in catalog.entries.enumerated() {
-                guard let position = previous.positions.position(of: entry.localKey, hash: catalog.positions.hash(at: index), in: previous.entries) else {
+                let hash = catalog.positions.hash(at: index) ?? KeyIndex.hash(entry.localKey)
+                guard let position = previous.positions.position(of: entry.localKey, hash: hash, in: previous.entries) else {
                     change.new += 1
                     change.changed = true
                     list.made.append(nil)
