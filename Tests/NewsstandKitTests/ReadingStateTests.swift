@@ -68,6 +68,16 @@ final class ReadingStateTests: XCTestCase {
         XCTAssertEqual(swapped.record(for: "k1002").firstSeen, Date(timeIntervalSince1970: 3_000))
         XCTAssertNotEqual(ReadingState.digest(["a", "b"]), ReadingState.digest(["a", "c"]))
         XCTAssertEqual(ReadingState.digest(["a", "b"]), ReadingState.digest(["b", "a"]))
+        // A first load makes its keys' JSON and their digest in one pass: the same two.
+        for list in [[], keys, ["quote\"d", "back\\slash", "tab\there", "2026-01", "été"]] {
+            let both = ReadingState.jsonArrayAndDigest(list)
+            XCTAssertEqual(both.json, ReadingState.jsonArray(list))
+            XCTAssertEqual(both.digest, ReadingState.digest(list))
+        }
+        // And a first load made that way is recognised as unchanged by the next.
+        let again = try state.load(subscription: "fresh", keys: ["quote\"d", "2026-01"], at: Date(timeIntervalSince1970: 4_000))
+        XCTAssertEqual(again.firstSeen, 2)
+        XCTAssertEqual(try state.load(subscription: "fresh", keys: ["2026-01", "quote\"d"], at: Date(timeIntervalSince1970: 5_000)).firstSeen, 0)
     }
 
     /// Keys reach SQLite as one JSON list: any text is recorded as itself, each key once.

@@ -97,7 +97,7 @@ public enum LocalKey {
         return key.withUTF8(isValid)
     }
 
-    private static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= maximumLength else { return false }
         guard first != UInt8(ascii: ".") && first != UInt8(ascii: "-") else { return false }
         // By index and by bit: `allSatisfy` over a switch of ranges went through the buffer's
