@@ -176,7 +176,7 @@ final class CatalogPipelineTests: XCTestCase {
         XCTAssertEqual(catalog.warnings.map(\.kind), [.duplicateID, .missing(field: "id", expected: "a string of at most 1,024 bytes"), .duplicateID])
         XCTAssertEqual(catalog.warnings.map(\.index), [2, 3, 6])
         XCTAssertEqual(catalog.warnings.map(\.id), ["b", nil, "a"])
-        XCTAssertEqual(catalog.entries.map { catalog.position(ofKey: $0.localKey) }, [0, 1, 2, 3])
+        XCTAssertEqual(catalog.entries.map { catalog.positions.position(of: $0.localKey, in: catalog.entries) }, [0, 1, 2, 3])
     }
 
     /// A big Atom page is read and checked piece by piece on every core: the catalog is the one

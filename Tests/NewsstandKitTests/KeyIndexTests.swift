@@ -52,14 +52,14 @@ final class KeyIndexTests: XCTestCase {
         for (position, entry) in entries.enumerated() where first[entry.localKey] == nil { first[entry.localKey] = position }
         let catalog = Catalog(title: nil, entries: entries)
         XCTAssertEqual(catalog.positions.count, first.count)
-        XCTAssertEqual(entries.indices.filter { catalog.position(ofKey: entries[$0].localKey) != first[entries[$0].localKey] }, [])
+        XCTAssertEqual(entries.indices.filter { catalog.positions.position(of: entries[$0].localKey, in: catalog.entries) != first[entries[$0].localKey] }, [])
         // Its entries are a public list: cut short or added to, it answers for what is left,
         // and an entry added finds nothing rather than a position past the list.
         var changed = catalog
         changed.entries.removeLast(2_500)
-        XCTAssertEqual(changed.entries.indices.filter { changed.position(ofKey: changed.entries[$0].localKey) != first[changed.entries[$0].localKey] }, [])
-        XCTAssertNil(changed.position(ofKey: entries[900].localKey))
+        XCTAssertEqual(changed.entries.indices.filter { changed.positions.position(of: changed.entries[$0].localKey, in: changed.entries) != first[changed.entries[$0].localKey] }, [])
+        XCTAssertNil(changed.positions.position(of: entries[900].localKey, in: changed.entries))
         changed.entries.append(entry("added"))
-        XCTAssertNil(changed.position(ofKey: entry("added").localKey))
+        XCTAssertNil(changed.positions.position(of: entry("added").localKey, in: changed.entries))
     }
 }

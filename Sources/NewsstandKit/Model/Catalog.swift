@@ -32,11 +32,6 @@ public struct Catalog: Sendable, Equatable {
         self.positions = positions
     }
 
-    /// The position of the entry with this local key.
-    func position(ofKey key: String) -> Int? {
-        positions.position(of: key, in: entries)
-    }
-
     public static func == (lhs: Catalog, rhs: Catalog) -> Bool {
         lhs.title == rhs.title && lhs.entries == rhs.entries && lhs.warnings == rhs.warnings && lhs.format == rhs.format
     }
