@@ -35,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CStb", path: "Sources/CStb"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .systemLibrary(name: "CText", path: "Sources/CText"),
+        .systemLibrary(name: "CDigest", path: "Sources/CDigest"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CChafa", path: "Sources/CChafa", providers: [.apt(["libchafa-dev"])]),
         .target(
@@ -43,6 +44,7 @@ let package = Package(
                 "CCurl",
                 "CLinux",
                 "CText",
+                "CDigest",
                 "CSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
