@@ -228,6 +228,49 @@ final class PropertyListParserTests: XCTestCase {
         }
     }
 
+    /// References made at random of the bytes that change how an address is read, resolved as
+    /// Foundation resolves them (seeded: a failure is found again).
+    func testRandomReferencesResolveAsFoundationResolvesThem() {
+        let resolver = URLResolver(base: URL(string: "https://example.test/feeds/opds/catalog.xml?p=1")!)
+        let base = URL(string: "https://example.test/feeds/opds/catalog.xml?p=1")!
+        let pieces = ["a", "Z", "9", "/", "//", ".", "..", "./", "../", "%", "%2F", "%4", "%zz", "?", "#", ":", "http:", "https://h.test",
+                      "@", "-", "_", "~", "!", "$", "&", "'", "(", "*", "+", ",", ";", "=", " ", "\"", "<", "[", "]", "{", "|", "^", "`", "\\", "é"]
+        var state: UInt64 = 0x0DDB_1A5E_5BAD_5EED
+        for _ in 0..<3000 {
+            var reference = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for _ in 0..<(1 + Int(state >> 60)) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                reference += pieces[Int(state >> 33) % pieces.count]
+            }
+            let ours = resolver.resolve(reference, allowFiles: false)
+            let foundation = URL(string: reference, relativeTo: base)?.absoluteURL
+            let expected = foundation.flatMap { url -> String? in
+                let scheme = url.scheme?.lowercased()
+                return (scheme == "http" || scheme == "https") && url.host?.isEmpty == false ? url.absoluteString : nil
+            }
+            XCTAssertEqual(ours.map(Self.normalized), expected.map(Self.normalized), reference.debugDescription)
+        }
+    }
+
+    /// A relative reference with dot segments comes out as Foundation writes it, letter for letter.
+    func testDotSegmentsGoAsFoundationTakesThemAway() {
+        let base = URL(string: "http://example.test/feeds/opds/catalog.xml")!
+        let resolver = URLResolver(base: base)
+        for reference in ["./a.pdf", "a/../b.pdf", "x/.", "x/..", "x/./?q=1", "x/.#f", "x/.?q", "..", "../../../a", "a./b", "a../b.pdf", ".a/b"] {
+            let expected = URL(string: reference, relativeTo: base)?.absoluteURL.absoluteString
+            XCTAssertEqual(resolver.resolve(reference, allowFiles: false), expected, reference)
+        }
+    }
+
+    /// The bits of the path characters say what RFC 3986's rule says, for every byte.
+    func testPathCharactersByBitFollowTheRule() {
+        let rule = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_~!$&'()*+,;=:@/".utf8)
+        for byte in UInt8.min...UInt8.max {
+            XCTAssertEqual(URLResolver.isPathCharacterButDot(byte), rule.contains(byte), "byte \(byte)")
+        }
+    }
+
     // MARK: Helpers
 
     private func parse(_ data: Data) throws -> PropertyListValue {

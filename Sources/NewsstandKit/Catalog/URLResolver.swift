@@ -51,44 +51,40 @@ struct URLResolver: Sendable {
     private func resolve(_ string: String, bytes: UnsafeBufferPointer<UInt8>, allowFiles: Bool) -> String? {
         guard !bytes.isEmpty, bytes.count <= 8192 else { return nil }
         var schemeEnd: Int?
-        var schemeOK = true
         var slow = false
-        var plain = true
-        var previous: UInt8 = 0
-        var sawDelimiter = false
-        var pendingHexDigits = 0
+        // The scheme, if any: what comes before the first `:`, `/`, `?` or `#`, when it is a `:`.
+        var schemeOK = Self.isLetter(bytes[0])
         for position in 0..<bytes.count {
             let byte = bytes[position]
-            if byte < 0x20 || byte == 0x7F { return nil }
-            if !sawDelimiter {
-                if byte == UInt8(ascii: ":") {
-                    // A first segment with `:` that is not a scheme: RFC 3986 has no such reference.
-                    if position != 0 && schemeOK { schemeEnd = position } else { slow = true }
-                    sawDelimiter = true
-                } else if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
-                    sawDelimiter = true
-                } else if position == 0 {
-                    schemeOK = Self.isLetter(byte)
-                } else if !(Self.isLetter(byte) || Self.isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
-                    schemeOK = false
-                }
+            if byte == UInt8(ascii: ":") {
+                // A first segment with `:` that is not a scheme: RFC 3986 has no such reference.
+                if position != 0 && schemeOK { schemeEnd = position } else { slow = true }
+                break
             }
-            if pendingHexDigits > 0 {
-                if !Self.isHexDigit(byte) { plain = false }
-                pendingHexDigits -= 1
-            } else if byte == UInt8(ascii: "%") {
-                pendingHexDigits = 2
-            } else if !Self.isPathCharacter(byte) {
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if position > 0 && !(Self.isLetter(byte) || Self.isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
+                schemeOK = false
+            }
+        }
+        // Whether Foundation would keep every byte as it is: path characters and `%` with two hex
+        // digits. Most bytes of an address are tested by one bit; the rest are looked at here.
+        var plain = true
+        var position = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if Self.isPathCharacterButDot(byte) { continue }
+            if byte < 0x20 || byte == 0x7F { return nil }
+            if byte == UInt8(ascii: ".") {
+                // A dot segment ("." or ".." before "/", "?", "#" or the end) needs RFC 3986's removal.
+                let next = position < bytes.count ? bytes[position] : UInt8(ascii: "/")
+                if next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") { slow = true }
+            } else if byte == UInt8(ascii: "%"), position + 1 < bytes.count, Self.isHexDigit(bytes[position]), Self.isHexDigit(bytes[position + 1]) {
+                position += 2
+            } else {
                 plain = false
             }
-            // A dot segment ("." or ".." before "/", "?", "#" or the end) needs RFC 3986's removal.
-            if previous == UInt8(ascii: ".") && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")) {
-                slow = true
-            }
-            previous = byte
         }
-        if previous == UInt8(ascii: ".") { slow = true }
-        if pendingHexDigits > 0 { plain = false }
 
         if let schemeEnd {
             let rest = UnsafeBufferPointer(rebasing: bytes[(schemeEnd + 1)...])
@@ -204,15 +200,16 @@ struct URLResolver: Sendable {
         isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
     }
 
-    /// RFC 3986's `pchar` and `/`: unreserved, sub-delims, `:` and `@` (`%` is checked apart).
-    private static func isPathCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
-        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): true
-        case UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"): true
-        default: false
-        }
+    /// RFC 3986's `pchar` and `/` but `.`: unreserved, sub-delims, `:` and `@` (`%` and `.` are
+    /// looked at apart), by bit.
+    @inline(__always)
+    static func isPathCharacterButDot(_ byte: UInt8) -> Bool {
+        // `!`, `$`, `&` to `-`, `/` to `;`, `=`, as bits of the bytes 0 to 63.
+        let below64: UInt64 = 1 << 0x21 | 1 << 0x24 | 0xFF << 0x26 | 0x1FFF << 0x2F | 1 << 0x3D
+        // `@` to `Z`, `_`, `a` to `z`, `~`, as bits of the bytes 64 to 127.
+        let from64: UInt64 = 0x7FF_FFFF | 1 << (0x5F - 64) | 0x3FF_FFFF << (0x61 - 64) | 1 << (0x7E - 64)
+        if byte < 64 { return below64 >> byte & 1 == 1 }
+        if byte < 128 { return from64 >> (byte - 64) & 1 == 1 }
+        return false
     }
 }
