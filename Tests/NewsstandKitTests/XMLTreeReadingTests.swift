@@ -47,4 +47,25 @@ final class XMLTreeReadingTests: XCTestCase {
         XCTAssertNil(tree.attribute("i", of: 2))
         XCTAssertEqual(try tree.reading { held in (0..<held.elements.count).map(held.name(of:)) }, ["feed", "entry", "entryx", "é"])
     }
+
+    /// Names of up to eight bytes are told by the element's copy of their first bytes; longer
+    /// ones by the document. Either way a name that shares a beginning is not the same name.
+    func testNamesAreToldByTheirFirstBytesAndLongerOnesByAllOfThem() throws {
+        let names = ["a", "ab", "entry", "entrz", "abcdefgh", "abcdefgi", "abcdefghi", "abcdefghj", "p:abcdefgh", "ééééé", "link", "links"]
+        let xml = "<root xmlns:p=\"urn:p\">" + names.map { "<\($0)/>" }.joined() + "</root>"
+        let tree = try XMLTree.parse(Data(xml.utf8))
+        let locals = names.map { $0.hasPrefix("p:") ? String($0.dropFirst(2)) : $0 }
+        for (offset, element) in tree.children(of: tree.root).enumerated() {
+            let bytes = Array(locals[offset].utf8)
+            var head: UInt64 = 0
+            for (position, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (8 * UInt64(position)) }
+            XCTAssertEqual(tree.elements[element].nameHead, head, locals[offset])
+            for candidate in Set(locals) {
+                XCTAssertEqual(tree.isElement(element, candidate, in: nil), candidate == locals[offset], "\(locals[offset]) against \(candidate)")
+            }
+        }
+        let prefixed = try XCTUnwrap(tree.children(of: tree.root).first { tree.namespace(of: $0) == "urn:p" })
+        XCTAssertTrue(tree.isElement(prefixed, "abcdefgh", in: "urn:p"))
+        XCTAssertFalse(tree.isElement(prefixed, "abcdefgh", in: "urn:q"))
+    }
 }

@@ -63,10 +63,15 @@ public struct AtomFeedFormat: PiecewiseFormat {
         var bases = XMLBases(tree, document: url)
         var entries: [Int] = []
         for child in tree.children(of: tree.root) {
-            if tree.isElement(child, "link", in: Self.atom) {
-                readFeedLink(child, tree: tree, url: bases.base(of: child), into: &page)
-            } else if tree.isElement(child, "entry", in: Self.atom) {
+            // By the namespace's index and the name's first bytes, as entries' children are read:
+            // each entry's name read in the document, and its namespace compared as text, took
+            // 2 ms on one core while the other waited.
+            let namespace = tree.elements[child].namespace
+            guard namespace >= 0, vocabularies[Int(namespace)] == .atom else { continue }
+            if tree.isElement(child, "entry", in: nil) {
                 entries.append(child)
+            } else if tree.isElement(child, "link", in: nil) {
+                readFeedLink(child, tree: tree, url: bases.base(of: child), into: &page)
             }
         }
         // Entries are read on every core, each piece into a page of its own.

@@ -191,7 +191,8 @@ extension XMLTree {
             let parent = open.last?.element ?? -1
             elements.append(Element(
                 name: Int32(local.startIndex)..<Int32(local.endIndex), namespace: namespace, parent: Int32(parent),
-                attributes: attributeStart..<Int32(attributes.count), content: Int32(scanner.index)..<Int32(scanner.index)))
+                attributes: attributeStart..<Int32(attributes.count), content: Int32(scanner.index)..<Int32(scanner.index),
+                nameHead: Element.head(of: local)))
             if !open.isEmpty {
                 markHasMarkup(parent)
                 let previous = lastChild[open.count - 1]
