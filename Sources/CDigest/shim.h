@@ -5,8 +5,8 @@
    about 0.3 us on each of a catalog's 10,000 IDs, of which 0.04 us was the hashing itself: the
    rest went to the digest's context object, its Swift wrappers and the digest value. Here the
    state lives on the stack, and the blocks are compressed with the CPU's SHA extensions when it
-   has them (every x86-64 CPU made since about 2017), else in plain C. The output is SHA-256's,
-   so keys made before stay the same; the tests hold both paths against swift-crypto. */
+   has them (AMD's since Zen, Intel's since Goldmont and Ice Lake), else in plain C. The output
+   is SHA-256's, so keys made before stay the same; the tests hold both ways against swift-crypto. */
 
 #include <stddef.h>
 #include <stdint.h>

@@ -29,8 +29,9 @@ struct XMLTree: Sendable, Equatable {
         /// The local name's first eight bytes, the first in the lowest, zero past its end: a name
         /// of eight bytes or fewer (nearly every name a feed uses) is told without reading the
         /// document. Walking a feed's 10,000 entries read each one's name there, 1.6 ms of cache
-        /// misses on the one core while the other waited.
-        var nameHead: UInt64 = 0
+        /// misses on the one core while the other waited. (No default: whatever makes an element
+        /// must say it.)
+        var nameHead: UInt64
 
         /// The first eight bytes of `name`, as ``nameHead`` holds them.
         @inline(__always)

@@ -9,10 +9,9 @@ enum OneShotSHA256 {
     /// Calls `body` with the 32 bytes of the digest of `bytes`. `portable` keeps to plain C
     /// whatever the CPU has, for the tests of both ways.
     static func withDigest<Result>(of bytes: UnsafeBufferPointer<UInt8>, portable: Bool = false, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &digest) { raw in
-            cdigest_sha256(bytes.baseAddress, bytes.count, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), portable ? 1 : 0)
-            return body(UnsafeRawBufferPointer(raw))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+            cdigest_sha256(bytes.baseAddress, bytes.count, digest.baseAddress!, portable ? 1 : 0)
+            return body(UnsafeRawBufferPointer(digest))
         }
     }
 
