@@ -108,15 +108,6 @@ static inline int cdigest_has_sha_extensions(void) {
 }
 #endif
 
-/* Whether this machine's CPU compresses with its SHA extensions. */
-static inline int cdigest_sha256_uses_extensions(void) {
-#if defined(__x86_64__)
-    return cdigest_has_sha_extensions();
-#else
-    return 0;
-#endif
-}
-
 static inline void cdigest_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks, int portable) {
 #if defined(__x86_64__)
     if (!portable && cdigest_has_sha_extensions()) {

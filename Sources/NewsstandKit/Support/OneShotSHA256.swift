@@ -14,7 +14,4 @@ enum OneShotSHA256 {
             return body(UnsafeRawBufferPointer(digest))
         }
     }
-
-    /// Whether this CPU's SHA extensions do the hashing (else plain C).
-    static var usesCPUExtensions: Bool { cdigest_sha256_uses_extensions() != 0 }
 }
