@@ -24,7 +24,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
@@ -46,7 +45,6 @@ let package = Package(
                 "CText",
                 "CDigest",
                 "CSQLite",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -74,7 +72,7 @@ let package = Package(
         .executableTarget(name: "cover-fidelity", dependencies: ["ShelfUI"], path: "bench/CoverFidelity", swiftSettings: chafaHeaders),
         .target(
             name: "TestSupport",
-            dependencies: ["NewsstandKit", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["NewsstandKit"],
             path: "Tests/TestSupport",
             exclude: ["TLS"]
         ),

@@ -1,5 +1,4 @@
 import Foundation
-import Crypto
 import NewsstandKit
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests, with byte ranges, validators, throttling
@@ -193,7 +192,8 @@ public final class TestServer: Sendable {
             let value = Range(match.range(at: 2), in: text).map { String(text[$0]) } ?? Range(match.range(at: 3), in: text).map { String(text[$0]) } ?? ""
             fields[name] = value
         }
-        func md5(_ text: String) -> String { Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+        // By md5sum: a server that hashed with the client's own code would agree with it by construction.
+        func md5(_ text: String) -> String { ReferenceDigest.md5(text) }
         guard fields["username"] == user, fields["realm"] == digestRealm, fields["nonce"] == digestNonce, let uri = fields["uri"],
               let response = fields["response"] else { return false }
         let ha1 = md5("\(user):\(digestRealm):\(password)")

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Where one subscription's issues and covers live on disk, and how a download becomes an
@@ -31,8 +30,7 @@ public struct Library: Sendable {
         let stem = catalogURL.deletingPathExtension().lastPathComponent
         let slug = String(stem.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
             .prefix(32).map(Character.init))
-        let digest = SHA256.hash(data: Data(catalogURL.absoluteString.utf8))
-        let hex = Hex.string(digest.prefix(5))
+        let hex = Hex.string(Digest.sha256(catalogURL.absoluteString).prefix(5))
         return (slug.isEmpty ? "catalog" : slug) + "-" + hex
     }
 
@@ -183,7 +181,7 @@ public struct Library: Sendable {
         let chunkSize = 1 << 20
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096)
         defer { chunk.deallocate() }
-        var hasher = SHA256()
+        var hasher = Digest.SHA256Stream()
         var offset: off_t = 0
         while true {
             let count = pread(descriptor, chunk.baseAddress, chunkSize, offset)
@@ -192,10 +190,10 @@ public struct Library: Sendable {
                 throw FileOps.error(errno, "read", path)
             }
             if count == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            hasher.add(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
             offset += off_t(count)
         }
-        return Hex.string(hasher.finalize())
+        return hasher.hex()
     }
 
     /// Makes the verified partial file the installed issue: flushed, then renamed, so the final

@@ -75,7 +75,7 @@ public enum LocalKey {
 
     /// The first five bytes of the ID's SHA-256, in lowercase hex.
     private static func writeHash(of bytes: UnsafeBufferPointer<UInt8>, into text: UnsafeMutableBufferPointer<UInt8>) {
-        OneShotSHA256.withDigest(of: bytes) { digest in
+        Digest.withSHA256(of: bytes) { digest in
             let digits: StaticString = "0123456789abcdef"
             for position in 0..<(hashLength / 2) {
                 let byte = digest[position]

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import TOMLKit
 
@@ -132,9 +131,9 @@ public struct Publisher {
     static func sha256(of path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return Hex.string(hasher.finalize())
+        var hasher = Digest.SHA256Stream()
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { chunk.withUnsafeBytes { hasher.add($0) } }
+        return hasher.hex()
     }
 
     /// Writes `data` unless the file holds the same bytes already; says whether it wrote.

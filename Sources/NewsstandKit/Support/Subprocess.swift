@@ -13,9 +13,6 @@ public enum Subprocess {
         var output: String
     }
 
-    /// Runs `arguments[0]` (looked up on PATH) with standard input from /dev/null and, with
-    /// `capturingOutput`, standard output read back; otherwise it shares this process's
-    /// terminal. Returns the errno of a failed start instead of an outcome.
     /// Why a program could not be started: the errno of the spawn.
     struct StartFailure: Error {
         let code: Int32
@@ -37,6 +34,9 @@ public enum Subprocess {
         return outcome.output
     }
 
+    /// Runs `arguments[0]` (looked up on PATH) with standard input from /dev/null and, with
+    /// `capturingOutput`, standard output read back; otherwise it shares this process's
+    /// terminal. Returns the errno of a failed start instead of an outcome.
     static func run(_ arguments: [String], environment: [String: String]?, capturingOutput: Bool, quiet: Bool = false) -> Result<Outcome, StartFailure> {
         var pipe: [Int32] = [-1, -1]
         if capturingOutput {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// What this process knows of each origin's authentication: the scheme it asked for and, for
@@ -110,10 +109,10 @@ public final class HTTPAuthenticator: Sendable {
     }
 
     static func md5Hex(_ text: String) -> String {
-        Hex.string(Insecure.MD5.hash(data: Data(text.utf8)))
+        Digest.md5Hex(text)
     }
 
     static func sha256Hex(_ text: String) -> String {
-        Hex.string(SHA256.hash(data: Data(text.utf8)))
+        Hex.string(Digest.sha256(text))
     }
 }

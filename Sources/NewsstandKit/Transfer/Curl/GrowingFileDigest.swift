@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The SHA-256 of a file while it is being written, computed behind the writer on another
@@ -21,7 +20,7 @@ final class GrowingFileDigest: @unchecked Sendable {
     /// Bytes hashed so far, from the file's start.
     private var hashed: Int64 = 0
     /// Taken out by the thread that hashes, so that only one does.
-    private var hasher: SHA256? = SHA256()
+    private var hasher: Digest.SHA256Stream? = Digest.SHA256Stream()
     private var workerQueued = false
     /// Why the file could not be read back (an errno), once it could not.
     private var readError: Int32 = 0
@@ -71,7 +70,7 @@ final class GrowingFileDigest: @unchecked Sendable {
         // The file is read to the end: its descriptor goes now, not when the last queued worker lets go.
         close(descriptor)
         descriptor = -1
-        return Hex.string(taken.finalize())
+        return taken.hex()
     }
 
     private func hashInBackground() {
@@ -89,7 +88,7 @@ final class GrowingFileDigest: @unchecked Sendable {
 
     /// Hashes from `hashed` to `written`, following the writer as it goes on. Called and returns
     /// with the lock held; lets it go while it reads.
-    private func hashWritten(into taken: inout SHA256) {
+    private func hashWritten(into taken: inout Digest.SHA256Stream) {
         while hashed < written && readError == 0 {
             let (from, to) = (hashed, written)
             condition.unlock()
@@ -100,7 +99,7 @@ final class GrowingFileDigest: @unchecked Sendable {
     }
 
     /// Reads bytes `from..<to` back and hashes them; returns 0, or the errno that stopped it.
-    private func hash(from start: Int64, to end: Int64, into hasher: inout SHA256) -> Int32 {
+    private func hash(from start: Int64, to end: Int64, into hasher: inout Digest.SHA256Stream) -> Int32 {
         let chunk = buffer ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 4096)
         buffer = chunk
         var offset = start
@@ -112,7 +111,7 @@ final class GrowingFileDigest: @unchecked Sendable {
             }
             // The file is shorter than what the writer said it wrote: someone cut it.
             if count == 0 { return EIO }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            hasher.add(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
             offset += Int64(count)
         }
         return 0
