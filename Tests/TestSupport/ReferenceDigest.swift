@@ -27,7 +27,7 @@ public enum ReferenceDigest {
 
     /// What the program prints given a file of `input` as its last argument; nil when it fails.
     private static func output(_ arguments: [String], input: Data) -> String? {
-        let path = NSTemporaryDirectory() + "/reference-digest-" + UUID().uuidString
+        let path = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("reference-digest-" + UUID().uuidString).path
         guard FileManager.default.createFile(atPath: path, contents: input) else { return nil }
         defer { try? FileManager.default.removeItem(atPath: path) }
         return Subprocess.output(of: arguments + [path])
