@@ -173,12 +173,17 @@ final class ShelfControllerTests: XCTestCase {
         guard case .partial? = store.issue(withID: "n1")?.state else {
             return XCTFail("the cancelled issue keeps its part: \(String(describing: store.issue(withID: "n1")?.state))")
         }
-        // Keys are drawn at once; progress alone is drawn at most twenty times a second.
+        // Keys are drawn at once, and so is a download's change of state (four started, three
+        // finished, one cancelled), which can come at any moment after a progress frame: under
+        // ThreadSanitizer one came 37 ms after one. Progress alone is drawn at most twenty times a
+        // second: drawn as it arrives (the limit taken out), it made fifteen short gaps here.
+        let stateChanges = 8
         let gaps = terminal.frameTimes.indices.dropFirst().filter { !terminal.framesAfterEvents.contains($0) }
             .map { Double(terminal.frameTimes[$0] - terminal.frameTimes[$0 - 1]) / 1e6 }
-        print("\(terminal.frames.count) frames; shortest gap without a key \(gaps.min() ?? 0) ms")
+        let short = gaps.filter { $0 < 40 }
+        print("\(terminal.frames.count) frames; gaps without a key under 40 ms: \(short)")
         XCTAssertGreaterThan(gaps.count, 10, "progress is drawn while it changes")
-        XCTAssertGreaterThanOrEqual(gaps.min() ?? 0, 40, "never more than 20 frames a second")
+        XCTAssertLessThanOrEqual(short.count, stateChanges, "never more than 20 frames a second but for a change of state")
     }
 
     /// Alpha Magazine and Beta Magazine, three issues each, as local catalogs in `folder`.
