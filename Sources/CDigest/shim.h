@@ -124,18 +124,25 @@ static inline void cdigest_sha256_blocks(uint32_t state[8], const uint8_t *data,
     cdigest_sha256_blocks_portable(state, data, blocks);
 }
 
-/* Pads the last `rest` bytes of a text of `length` bytes (0x80, zeros and the length in bits,
-   big-endian: one block or two), compresses them and writes the digest (32 bytes). */
-static inline void cdigest_sha256_last(uint32_t state[8], const uint8_t *rest_bytes, size_t rest, uint64_t length, uint8_t digest[32],
-                                       int portable) {
-    uint8_t last[128];
+/* The last block or two of a text of `length` bytes whose last `rest` bytes are `rest_bytes`:
+   those bytes, 0x80, zeros and the length in bits (big-endian for SHA-256, little-endian for
+   MD5), written into `last`. Answers how many blocks that took. */
+static inline size_t cdigest_padded(uint8_t last[128], const uint8_t *rest_bytes, size_t rest, uint64_t length, int little_endian) {
     if (rest > 0) memcpy(last, rest_bytes, rest);
     last[rest] = 0x80;
     size_t size = rest + 1 + 8 <= 64 ? 64 : 128;
     memset(last + rest + 1, 0, size - rest - 1);
     uint64_t bits = length * 8;
-    for (int i = 0; i < 8; i++) last[size - 1 - i] = (uint8_t)(bits >> (8 * i));
-    cdigest_sha256_blocks(state, last, size / 64, portable);
+    for (int i = 0; i < 8; i++) last[little_endian ? size - 8 + i : size - 1 - i] = (uint8_t)(bits >> (8 * i));
+    return size / 64;
+}
+
+/* Pads the last `rest` bytes of a text of `length` bytes, compresses them and writes the digest
+   (32 bytes). */
+static inline void cdigest_sha256_last(uint32_t state[8], const uint8_t *rest_bytes, size_t rest, uint64_t length, uint8_t digest[32],
+                                       int portable) {
+    uint8_t last[128];
+    cdigest_sha256_blocks(state, last, cdigest_padded(last, rest_bytes, rest, length, 0), portable);
     for (int i = 0; i < 8; i++) {
         digest[4 * i] = (uint8_t)(state[i] >> 24);
         digest[4 * i + 1] = (uint8_t)(state[i] >> 16);
@@ -243,16 +250,8 @@ static inline void cdigest_md5(const uint8_t *bytes, size_t count, uint8_t diges
     uint32_t state[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
     size_t whole = count / 64;
     if (whole > 0) cdigest_md5_blocks(state, bytes, whole);
-    /* The rest, 0x80, zeros and the length in bits, little-endian: one block or two. */
     uint8_t last[128];
-    size_t rest = count - whole * 64;
-    if (rest > 0) memcpy(last, bytes + whole * 64, rest);
-    last[rest] = 0x80;
-    size_t size = rest + 1 + 8 <= 64 ? 64 : 128;
-    memset(last + rest + 1, 0, size - rest - 1);
-    uint64_t bits = (uint64_t)count * 8;
-    for (int i = 0; i < 8; i++) last[size - 8 + i] = (uint8_t)(bits >> (8 * i));
-    cdigest_md5_blocks(state, last, size / 64);
+    cdigest_md5_blocks(state, last, cdigest_padded(last, bytes + whole * 64, count - whole * 64, count, 1));
     for (int i = 0; i < 4; i++) {
         digest[4 * i] = (uint8_t)state[i];
         digest[4 * i + 1] = (uint8_t)(state[i] >> 8);
