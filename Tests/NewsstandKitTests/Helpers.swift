@@ -103,42 +103,6 @@ final class StoreHarness {
     }
 }
 
-/// Counts notifications of one name.
-final class NotificationCounter {
-    private final class Box: Sendable {
-        let count = Locked(0)
-        let posted = DispatchSemaphore(value: 0)
-    }
-
-    private let box: Box
-    private let token: any NSObjectProtocol
-    private let center: NotificationCenter
-
-    init(_ name: Notification.Name, center: NotificationCenter, object: AnyObject? = nil) {
-        let box = Box()
-        self.box = box
-        self.center = center
-        token = center.addObserver(forName: name, object: object, queue: nil) { _ in
-            box.count.withLock { $0 += 1 }
-            box.posted.signal()
-        }
-    }
-
-    var value: Int { box.count.withLock { $0 } }
-
-    /// Waits until at least `count` notifications were posted; returns the number seen.
-    @discardableResult
-    func wait(for count: Int, timeout: TimeInterval = 10) -> Int {
-        let deadline = DispatchTime.now() + timeout
-        while value < count, box.posted.wait(timeout: deadline) == .success {}
-        return value
-    }
-
-    deinit {
-        center.removeObserver(token)
-    }
-}
-
 extension DownloadState {
     var failure: NewsstandError? {
         if case .failed(let error) = self { return error }
@@ -148,28 +112,5 @@ extension DownloadState {
     var isDownloaded: Bool {
         if case .downloaded = self { return true }
         return false
-    }
-}
-
-/// This process's resident memory, from /proc.
-enum ResidentMemory {
-    /// Resets the kernel's high-water mark to the current size and returns that size in bytes.
-    static func resetPeak() -> Int {
-        if let file = fopen("/proc/self/clear_refs", "w") {
-            fputs("5", file)
-            fclose(file)
-        }
-        return field("VmRSS")
-    }
-
-    /// The most resident memory since the last ``resetPeak()``, in bytes.
-    static var peak: Int { field("VmHWM") }
-
-    private static func field(_ name: String) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes << 10
     }
 }
