@@ -129,7 +129,7 @@ final class ShelfTerminalTests: XCTestCase {
         XCTAssertTrue(shelf.waitFor("Delete “Alpha issue”?"), shelf.screen())
         try shelf.send("y")
         XCTAssertTrue(shelf.waitForScreen { !$0.contains("READ") }, shelf.screen())
-        XCTAssertFalse(FileManager.default.fileExists(atPath: opened.last!))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: try XCTUnwrap(opened.last)))
 
         // Sort cycles; help opens and closes.
         try shelf.send("s")

@@ -6,14 +6,18 @@ import Foundation
 public struct FakeOpener {
     /// The script, for `NEWSSTAND_OPENER`.
     public let path: String
-    /// Where it writes its arguments.
+    /// Where it writes its arguments. The record appears whole or not at all (written beside it,
+    /// then renamed): a test that waits for the file reads it as soon as it exists, and under
+    /// ThreadSanitizer once read it empty, between the shell's `>` creating it and `printf`
+    /// writing it.
     public let record: String
 
     public init(in folder: TemporaryDirectory, name: String = "fake-opener", countingArguments: Bool = false) throws {
         path = folder.path + "/" + name
         record = folder.path + "/opened.txt"
         let arguments = countingArguments ? "\"$#\" \"$@\"" : "\"$@\""
-        try "#!/bin/sh\nprintf '%s\\n' \(arguments) > '\(record)'\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '%s\\n' \(arguments) > '\(record).part' && mv -f '\(record).part' '\(record)'\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)
     }
 }
