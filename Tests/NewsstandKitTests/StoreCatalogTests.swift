@@ -31,6 +31,11 @@ final class StoreCatalogTests: XCTestCase {
         // The info is read only beside a complete copy.
         try Data("copy".utf8).write(to: URL(fileURLWithPath: cache.catalogPath))
         let fetched = Date(timeIntervalSince1970: 1_795_993_805.75)
+        // A holder's modification time counts as a later check, and the later date wins: the
+        // holders are dated a day before `fetched`, or this test would fail once the clock
+        // passed it (it did, on 2026-11-29 at 23:10:05).
+        let dayBefore: [FileAttributeKey: Any] = [.modificationDate: fetched.addingTimeInterval(-86_400)]
+        try FileManager.default.setAttributes(dayBefore, ofItemAtPath: cache.catalogPath)
         let info = CatalogCache.Info(url: "http://127.0.0.1/c.plist", etag: "\"e\"", fetchedAt: fetched, freshUntil: fetched.addingTimeInterval(3_600),
                                      retryNotBefore: Date(timeIntervalSince1970: -86_400 * 366))
         try cache.writeInfo(info)
@@ -47,6 +52,7 @@ final class StoreCatalogTests: XCTestCase {
         let foundation = JSONEncoder()
         foundation.dateEncodingStrategy = .iso8601
         try foundation.encode(info).write(to: URL(fileURLWithPath: cache.infoPath))
+        try FileManager.default.setAttributes(dayBefore, ofItemAtPath: cache.infoPath)
         XCTAssertEqual(cache.readInfo(), read)
     }
 
