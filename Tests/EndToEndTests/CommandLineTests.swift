@@ -354,6 +354,33 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(issues.filter { $0["read"] as? Bool == true }.map { $0["id"] as? String }, ["i7"])
     }
 
+    /// A refresh opens the reading state beside its request. One that cannot be opened still
+    /// ends the refresh with the error the other commands give at once, and exit status 1; the
+    /// broken file is left for the reader to move aside, and the catalog fetched is kept.
+    func testARefreshWhoseReadingStateCannotBeOpenedSaysSoAndKeepsTheCatalog() throws {
+        serveCatalog([Fixtures.entry(id: "a", download: "issues/a.pdf")])
+        let database = folder.path + "/data/newsstand/reading.sqlite3"
+        try FileManager.default.createDirectory(atPath: folder.path + "/data/newsstand", withIntermediateDirectories: true)
+        let garbage = Data(repeating: 0x5A, count: 8_192)
+        try garbage.write(to: URL(fileURLWithPath: database))
+
+        let refresh = try runner.run("refresh", "--catalog", catalogURL)
+        XCTAssertEqual(refresh.status, 1, refresh.error)
+        XCTAssertTrue(refresh.error.hasPrefix("newsstand: The reading-state database \(database) cannot be opened ("), refresh.error)
+        XCTAssertTrue(refresh.error.hasSuffix("move it aside to start afresh.\n"), refresh.error)
+        XCTAssertTrue(refresh.output.contains("catalog updated, 1 issue"), refresh.output)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: database)), garbage, "the reading state was not touched")
+
+        // A command that opens it at once fails at once, with the same words; moved aside, all is well.
+        let list = try runner.run("list", "--offline", "--catalog", catalogURL)
+        XCTAssertEqual(list.status, 1)
+        XCTAssertEqual(list.error, refresh.error)
+        try FileManager.default.moveItem(atPath: database, toPath: database + ".broken")
+        let again = try runner.run("refresh", "--catalog", catalogURL)
+        XCTAssertEqual(again.status, 0, again.error)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: database))
+    }
+
     func testOfflineWithNoCacheFailsClearly() throws {
         server.stop()
         let result = try runner.run("list", "--catalog", catalogURL)

@@ -188,6 +188,60 @@ final class ReadingStateTests: XCTestCase {
         XCTAssertEqual(try ReadingState(path: path).record(subscription: "small", key: "b")?.readAt, Date(timeIntervalSince1970: 1_500))
     }
 
+    /// Opened on a thread of its own (a refresh's, beside its request), the reading state records
+    /// and reads back what the one opened at once does, in a folder it had to make.
+    func testAReadingStateOpenedInTheBackgroundRecordsAsOneOpenedAtOnce() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/new/folder/reading.sqlite3"
+        let state = ReadingState.openingInBackground(path: path)
+        let first = try state.load(subscription: "s", keys: ["a", "b"], at: Date(timeIntervalSince1970: 1_000))
+        XCTAssertEqual(first.firstSeen, 2)
+        try state.setRead(true, subscription: "s", keys: ["b"], at: Date(timeIntervalSince1970: 1_500))
+        try state.opened()
+        XCTAssertEqual(state.record(subscription: "s", key: "b")?.readAt, Date(timeIntervalSince1970: 1_500))
+
+        let reopened = try ReadingState(path: path)
+        XCTAssertEqual(reopened.record(subscription: "s", key: "b")?.readAt, Date(timeIntervalSince1970: 1_500))
+        XCTAssertEqual(reopened.record(subscription: "s", key: "a")?.firstSeen, Date(timeIntervalSince1970: 1_000))
+        let again = ReadingState.openingInBackground(path: path)
+        XCTAssertEqual(try again.load(subscription: "s", keys: ["a", "b", "c"], at: Date(timeIntervalSince1970: 2_000)).firstSeen, 1,
+                       "an existing database, opened in the background, keeps its first load")
+    }
+
+    /// A database that cannot be opened is the same error either way: the opening initialiser
+    /// throws it, and one opened in the background gives it from `opened()` and every write,
+    /// while its reads answer as if nothing was recorded. The file is left as it was.
+    func testAReadingStateThatCannotBeOpenedSaysSoWhicheverWayItWasOpened() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path + "/reading.sqlite3"
+        let garbage = Data(repeating: 0x5A, count: 8_192)
+        try garbage.write(to: URL(fileURLWithPath: path))
+
+        var atOnce: NewsstandError?
+        XCTAssertThrowsError(try ReadingState(path: path)) { atOnce = $0 as? NewsstandError }
+        let expected = try XCTUnwrap(atOnce)
+        XCTAssertEqual(expected.code, .fileSystem)
+        XCTAssertTrue(expected.message.hasPrefix("The reading-state database \(path) cannot be opened ("), expected.message)
+        XCTAssertTrue(expected.message.hasSuffix("move it aside to start afresh."), expected.message)
+
+        let state = ReadingState.openingInBackground(path: path)
+        XCTAssertThrowsError(try state.opened()) { XCTAssertEqual(($0 as? NewsstandError)?.message, expected.message) }
+        XCTAssertThrowsError(try state.load(subscription: "s", keys: ["a"])) { XCTAssertEqual(($0 as? NewsstandError)?.message, expected.message) }
+        XCTAssertThrowsError(try state.setRead(true, subscription: "s", keys: ["a"])) {
+            XCTAssertEqual(($0 as? NewsstandError)?.message, expected.message)
+        }
+        XCTAssertNil(state.record(subscription: "s", key: "a"))
+        XCTAssertTrue(state.allRecords().isEmpty)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), garbage, "the file was not touched")
+
+        // A folder that cannot be made is the folder's own error, as before.
+        let blocked = folder.path + "/file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocked))
+        XCTAssertThrowsError(try ReadingState.openingInBackground(path: blocked + "/reading.sqlite3").opened()) {
+            XCTAssertEqual(($0 as? NewsstandError)?.code, .fileSystem)
+        }
+    }
+
     private func rows(_ path: String) throws -> Int64 {
         var count: Int64 = -1
         try SQLiteDatabase(path: path).read { try $0.query("SELECT count(*) FROM issue") { count = $0.integer(0) } }

@@ -22,6 +22,10 @@ public final class Newsstand: Sendable {
         /// Whether the stores make an issue's object only when it is first asked for
         /// (``Store/Configuration/makesIssuesWhenAsked``): for commands, not the shelf.
         public var makesIssuesWhenAsked = false
+        /// Whether the reading state is opened on a thread of its own while the newsstand starts
+        /// (``ReadingState/openingInBackground(path:)``), for a command whose first work is a
+        /// fetch; it then calls ``ReadingState/opened()`` to learn whether the open failed.
+        public var opensReadingStateInBackground = false
 
         public init(directories: Directories = .fromEnvironment()) {
             self.directories = directories
@@ -45,7 +49,9 @@ public final class Newsstand: Sendable {
     /// URL hash) are moved to their subscription's folder here, without the network.
     public init(configuration: Configuration, subscriptions: [Subscription]) throws(NewsstandError) {
         self.configuration = configuration
-        readingState = try ReadingState(path: configuration.readingStatePath)
+        readingState = configuration.opensReadingStateInBackground
+            ? ReadingState.openingInBackground(path: configuration.readingStatePath)
+            : try ReadingState(path: configuration.readingStatePath)
         var stores: [Store] = []
         for subscription in subscriptions {
             var storeConfiguration = Store.Configuration(subscription: subscription, directories: configuration.directories)

@@ -28,17 +28,74 @@ public final class ReadingState: Sendable {
         public var isNew: Bool { arrivedLater && readAt == nil && openedAt == nil }
     }
 
-    private let database: SQLiteDatabase
+    private let opening: Opening
 
     /// Opens (creating and migrating) the database at `path`.
-    public init(path: String) throws(NewsstandError) {
+    public convenience init(path: String) throws(NewsstandError) {
+        self.init(opening: Opening())
+        opening.finish(Self.open(path))
+        try opened()
+    }
+
+    /// Opens (creating and migrating) the database at `path` on a thread of its own, for a
+    /// command that fetches first: a first refresh spent 1 to 3 ms creating the database (its
+    /// folder, three syncs of the disk, the schema) before its request could start. Whatever
+    /// needs the database waits for the open; ``opened()`` says whether it failed.
+    public static func openingInBackground(path: String) -> ReadingState {
+        let state = ReadingState(opening: Opening())
+        let opening = state.opening
+        if !BareThread.detach({ opening.finish(Self.open(path)) }) {
+            opening.finish(Self.open(path))
+        }
+        return state
+    }
+
+    private init(opening: Opening) {
+        self.opening = opening
+    }
+
+    /// Returns once the database is open; throws when it could not be, as the opening
+    /// initialiser does. Every method that throws throws this first; those that do not answer
+    /// as if nothing was recorded.
+    public func opened() throws(NewsstandError) {
+        _ = try opening.database()
+    }
+
+    private static func open(_ path: String) -> Result<SQLiteDatabase, NewsstandError> {
         let folder = (path as NSString).deletingLastPathComponent
-        try FileOps.makeDirectory(folder, trusted: folder)
         do {
-            database = try SQLiteDatabase(path: path)
-            try Self.migrate(database)
+            try FileOps.makeDirectory(folder, trusted: folder)
         } catch {
-            throw NewsstandError(.fileSystem, "The reading-state database \(path) cannot be opened (\(error)); move it aside to start afresh.")
+            return .failure(error)
+        }
+        do {
+            let database = try SQLiteDatabase(path: path)
+            try migrate(database)
+            return .success(database)
+        } catch {
+            return .failure(NewsstandError(.fileSystem, "The reading-state database \(path) cannot be opened (\(error)); move it aside to start afresh."))
+        }
+    }
+
+    /// The database, once its open is done (on whichever thread does it).
+    private final class Opening: Sendable {
+        private let done = DispatchGroup()
+        private let result = Locked<Result<SQLiteDatabase, NewsstandError>?>(nil)
+
+        init() {
+            done.enter()
+        }
+
+        func finish(_ opened: Result<SQLiteDatabase, NewsstandError>) {
+            result.withLock { $0 = opened }
+            done.leave()
+        }
+
+        func database() throws(NewsstandError) -> SQLiteDatabase {
+            done.wait()
+            // Set before `done` was left, never again.
+            guard let opened = result.withLock({ $0 }) else { preconditionFailure("the reading state's open finished without a result") }
+            return try opened.get()
         }
     }
 
@@ -101,6 +158,7 @@ public final class ReadingState: Sendable {
     }
 
     private func write<T>(_ body: (SQLiteDatabase.Connection) throws -> T) throws(NewsstandError) -> T {
+        let database = try opening.database()
         do {
             return try database.write(body)
         } catch {
@@ -129,7 +187,7 @@ public final class ReadingState: Sendable {
     /// from an untouched back issue are read.
     public func load(subscription: String, keys: [String], at date: Date = Date()) throws(NewsstandError) -> Snapshot {
         var known: (firstLoaded: Double, count: Int64?, digest: Int64?)?
-        try? database.read { connection in
+        try? opening.database().read { connection in
             try connection.query("SELECT first_loaded, catalog_keys, catalog_digest FROM subscription WHERE name = ?", [.text(subscription)]) {
                 known = ($0.real(0), $0.optionalInteger(1), $0.optionalInteger(2))
             }
@@ -185,7 +243,7 @@ public final class ReadingState: Sendable {
     }
 
     private func sparseRecords(_ subscription: String) -> [String: Record] {
-        (try? database.read { connection in
+        (try? opening.database().read { connection in
             try Self.fetch(connection, """
                 WHERE subscription = ? AND (arrived_later = 1 OR read_at IS NOT NULL OR opened_at IS NOT NULL
                     OR downloaded_at IS NOT NULL OR pinned = 1)
@@ -252,13 +310,13 @@ public final class ReadingState: Sendable {
     /// SQLite's `data_version`, which this connection's own writes leave as it is.
     public func changeCounter() -> Int64? {
         var version: Int64?
-        try? database.read { try $0.query("PRAGMA data_version") { version = $0.integer(0) } }
+        try? opening.database().read { try $0.query("PRAGMA data_version") { version = $0.integer(0) } }
         return version
     }
 
     /// One issue's record.
     public func record(subscription: String, key: String) -> Record? {
-        let found = try? database.read { connection -> Record? in
+        let found = try? opening.database().read { connection -> Record? in
             if let row = try Self.fetch(connection, "WHERE subscription = ? AND key = ?", [.text(subscription), .text(key)])[subscription]?[key] {
                 return row
             }
@@ -273,7 +331,7 @@ public final class ReadingState: Sendable {
 
     /// Every record, by subscription and key: the first loads' back issues included.
     public func allRecords() -> [String: [String: Record]] {
-        (try? database.read { connection in
+        (try? opening.database().read { connection in
             var records = try Self.fetch(connection, "", [])
             try connection.query("SELECT name, first_loaded, value FROM subscription, json_each(subscription.first_keys)") { row in
                 let (name, key) = (row.text(0), row.text(2))

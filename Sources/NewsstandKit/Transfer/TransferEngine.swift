@@ -19,17 +19,11 @@ public final class TransferEngine: Sendable {
     /// thread) after it has read its arguments.
     public static func loadLibraryInBackground() {
         libraryLoading.enter()
-        // A bare thread: Foundation's `Thread` began running its block 1.5 to 3 ms after it was
-        // asked (uprobes on a refresh), and the load is what the request waits for.
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { _ in
+        let started = BareThread.detach {
             _ = CurlLibrary.shared
             TransferEngine.libraryLoading.leave()
-            return nil
-        }, nil)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
+        }
+        if !started {
             // No thread to be had: loaded here, as the first transfer would.
             _ = CurlLibrary.shared
             libraryLoading.leave()

@@ -10,7 +10,7 @@ extension NewsstandCommand {
 
         func run() throws {
             try reportingFailures {
-                let newsstand = try options.makeNewsstand()
+                let newsstand = try options.makeFetchingNewsstand()
                 let stores = options.selectedStores(newsstand)
                 let hadCache = Dictionary(uniqueKeysWithValues: stores.map { ($0.name, $0.loadCache()) })
                 var failures: [NewsstandError] = []
@@ -32,6 +32,8 @@ extension NewsstandCommand {
                         failures.append(failure)
                     }
                 }
+                // Without its reading state a refresh could not record what it saw first.
+                try newsstand.readingState.opened()
                 if !failures.isEmpty {
                     let codes = Set(failures.map { CommandFailure.exitCode(for: $0.code) })
                     throw ExitCode(codes.count == 1 ? codes.first! : 1)

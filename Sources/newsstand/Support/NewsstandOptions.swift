@@ -103,15 +103,22 @@ struct NewsstandOptions: ParsableArguments {
         try makeNewsstand(config: Self.loadConfig())
     }
 
+    /// The newsstand for a command whose first work is a fetch: its reading state is opened
+    /// beside the request, and the command asks ``ReadingState/opened()`` before it ends.
+    func makeFetchingNewsstand() throws -> Newsstand {
+        try makeNewsstand(config: Self.loadConfig(), opensReadingStateInBackground: true)
+    }
+
     /// The newsstand for this run, from a configuration already read.
     ///
     /// `waitsForNetwork`: downloads whose server does not answer wait for it (the shelf, open
     /// for hours) instead of failing after their attempts (a command, which should end).
     /// The newsstand of the configuration; `forShelf` for the shelf, which waits for the network
     /// and has its stores make every issue with its catalog (a command makes an issue when it
-    /// first looks at it).
-    func makeNewsstand(config: NewsstandConfig?, forShelf: Bool = false) throws -> Newsstand {
+    /// first looks at it); `opensReadingStateInBackground` for ``makeFetchingNewsstand()``.
+    func makeNewsstand(config: NewsstandConfig?, forShelf: Bool = false, opensReadingStateInBackground: Bool = false) throws -> Newsstand {
         var configuration = Newsstand.Configuration()
+        configuration.opensReadingStateInBackground = opensReadingStateInBackground
         configuration.policy.waitsForNetwork = forShelf
         configuration.makesIssuesWhenAsked = !forShelf
         configuration.policy.maximumConcurrentDownloads = jobs ?? config?.jobs ?? 3
@@ -122,6 +129,8 @@ struct NewsstandOptions: ParsableArguments {
         configuration.engine.hostConnections = config?.hostConnections ?? TransferEngine.defaultHostConnections
         let newsstand = try Newsstand(configuration: configuration, subscriptions: try subscriptions(config))
         if let subscription, newsstand.store(named: subscription) == nil {
+            // No exit while the reading state may still be opening on its own thread.
+            try? newsstand.readingState.opened()
             throw NewsstandError(.unknownSubscription, "There is no subscription named \(TextSanitizer.inert(subscription)): see `newsstand subscriptions`.")
         }
         Self.keptUntilExit.append(newsstand)
