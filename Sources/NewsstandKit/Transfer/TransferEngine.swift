@@ -15,8 +15,8 @@ public final class TransferEngine: Sendable {
     public static var defaultThreadCount: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// Opens libcurl on a thread of its own now, so that a command about to fetch does not wait
-    /// for the loader (libcurl and the 28 libraries it needs: 8 ms alone, more beside a busy
-    /// thread) after it has read its arguments.
+    /// for the loader (libcurl and the 30 libraries it needs: 5.5 ms alone in a C program, about
+    /// 12 ms beside a command's own start) after it has read its arguments.
     public static func loadLibraryInBackground() {
         libraryLoading.enter()
         let started = BareThread.detach {
