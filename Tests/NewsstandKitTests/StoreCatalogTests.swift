@@ -23,6 +23,33 @@ final class StoreCatalogTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.cache.downloadPath))
     }
 
+    /// A property list whose URL holds a key, and whose links repeat it, is kept as a snapshot
+    /// with the key masked (as it came, the key was on the disk); read back, its links are whole.
+    func testAPropertyListWhoseURLHoldsAKeyIsKeptMasked() throws {
+        let harness = try StoreHarness()
+        let key = "plistkey4711"
+        let download = harness.server.url("/api/opds/\(key)/issues/a.pdf").absoluteString
+        harness.server.serve("/api/opds/\(key)/catalog.plist",
+                             .init(body: Fixtures.catalog([Fixtures.entry(id: "a", download: download)]), contentType: "application/xml", etag: "\"k1\""))
+        let store = harness.makeStore(catalog: "/api/opds/\(key)/catalog.plist")
+        _ = try store.refreshAndWait().get()
+        let copy = try Data(contentsOf: URL(fileURLWithPath: store.cache.catalogPath))
+        XCTAssertNil(copy.range(of: Data(key.utf8)), "the key reached the cache")
+        XCTAssertTrue(copy.starts(with: Array("bplist00".utf8)), "a snapshot, not the bytes as they came")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store.cache.folder), [(store.cache.catalogPath as NSString).lastPathComponent])
+
+        let later = harness.makeStore(catalog: "/api/opds/\(key)/catalog.plist")
+        XCTAssertTrue(later.loadCache())
+        XCTAssertEqual(later.issue(withID: "a")?.entry.downloadURL.absoluteString, download)
+
+        // Without a key in its URL, a property list is kept byte for byte.
+        let served = Fixtures.catalog([Fixtures.entry(id: "b", download: "issues/b.pdf")])
+        harness.server.serve("/catalog.plist", .init(body: served, contentType: "application/xml", etag: "\"c1\""))
+        let plain = harness.makeStore()
+        _ = try plain.refreshAndWait().get()
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plain.cache.catalogPath)), served)
+    }
+
     func testTheCacheInfoKeepsItsDatesToTheSecondAndReadsWhatFoundationWrote() throws {
         let folder = TemporaryDirectory()
         let directories = Directories(data: folder.path + "/data", cache: folder.path + "/cache", state: folder.path + "/state")

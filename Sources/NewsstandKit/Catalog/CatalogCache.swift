@@ -131,9 +131,10 @@ public struct CatalogCache: Sendable {
         info.search = catalog.search.map { SecretMask.mask($0, secrets: secrets) }
         info.navigation = catalog.navigation.isEmpty ? nil : catalog.navigation.map { SecretMask.mask($0, secrets: secrets) }
         // A property list is kept as it came: its bytes are already one lossless file, and writing
-        // a snapshot of it doubled the CPU of a sync of 100 changed catalogs. A feed's pages
+        // a snapshot of it doubled the CPU of a sync of 100 changed catalogs. Not when its URL
+        // holds a secret, which its links may repeat: only a snapshot masks them. A feed's pages
         // become one snapshot: what an offline start opens.
-        if catalog.format != .propertyList || FileOps.regularFileSize(downloadPath) == nil {
+        if catalog.format != .propertyList || !secrets.isEmpty || FileOps.regularFileSize(downloadPath) == nil {
             try FileOps.writeAtomically(CatalogSnapshot.data(of: catalog, masking: secrets), to: downloadPath, mode: 0o600, durable: false)
         }
         try installDownload(info: info)
