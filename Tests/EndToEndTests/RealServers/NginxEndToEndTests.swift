@@ -366,4 +366,32 @@ final class NginxEndToEndTests: XCTestCase {
         // Over TLS the password is not in plain text on the wire: Basic goes at once, no 401 first.
         XCTAssertEqual(secure.requests(for: "/private/catalog.plist").map(\.status), [200], "\(secure.requests)")
     }
+
+    /// A property list behind a path key (as Kavita's OPDS puts it), whose links repeat the key:
+    /// subscribed and downloaded through nginx, the key reaches no file newsstand writes, and the
+    /// issue still downloads from the copy, its link whole again.
+    func testAPropertyListWhoseURLHoldsAKeyLeavesTheKeyOffTheDisk() throws {
+        let key = "k3y-plist-0815"
+        try nginx.put("api/opds/\(key)/issues/a.pdf", issue)
+        let entry = Fixtures.entry(id: "a", download: nginx.url("/api/opds/\(key)/issues/a.pdf").absoluteString,
+                                   size: issue.count, sha256: Fixtures.sha256(issue))
+        try nginx.put("api/opds/\(key)/catalog.plist", Fixtures.catalog([entry]))
+        let subscribe = try runner.run("subscribe", nginx.url("/api/opds/\(key)/catalog.plist").absoluteString, "--name", "keyed")
+        XCTAssertEqual(subscribe.status, 0, subscribe.error)
+        let download = try runner.run("download", "keyed/a")
+        XCTAssertEqual(download.status, 0, download.error)
+        XCTAssertEqual(nginx.requests(for: "/api/opds/\(key)/catalog.plist").count, 1, "the download came from the copy")
+        XCTAssertEqual(nginx.requests(for: "/api/opds/\(key)/issues/a.pdf").map(\.status), [200])
+
+        var checked = 0
+        for area in ["cache", "data", "state"] {
+            let files = FileManager.default.enumerator(atPath: folder.path + "/" + area)?.allObjects.compactMap { $0 as? String } ?? []
+            for file in files where !file.hasSuffix(".pdf") {
+                guard let bytes = FileManager.default.contents(atPath: folder.path + "/" + area + "/" + file) else { continue }
+                checked += 1
+                XCTAssertNil(bytes.range(of: Data(key.utf8)), "\(area)/\(file) holds the key")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 2, "the copy and the reading state were looked at")
+    }
 }
