@@ -28,6 +28,12 @@ static inline int clinux_start_writeback(int descriptor, long long offset, long 
     return sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
 }
 
+/* Sets aside room on the disk for a file's first `length` bytes (its size grows to that), without
+   writing them; EOPNOTSUPP where the file system cannot. */
+static inline int clinux_allocate(int descriptor, long long length) {
+    return fallocate(descriptor, 0, 0, length);
+}
+
 /* Extended attributes of a file, never of what a symlink points to. */
 static inline int clinux_set_attribute(const char *path, const char *name, const void *value, size_t size) {
     return lsetxattr(path, name, value, size, 0);

@@ -58,6 +58,32 @@ final class DiskTests: XCTestCase {
         XCTAssertEqual(left.filter { !$0.hasSuffix(".catalog") && !$0.hasSuffix(".json") }, [], "no temporary file left behind")
     }
 
+    /// Room set aside for a file is its own: a disk filled afterwards still takes its bytes, and
+    /// room the disk does not have is refused as a full disk, leaving no file.
+    func testRoomSetAsideIsKeptForTheFileAndRoomTheDiskLacksIsAFullDisk() throws {
+        guard let disk = SmallDisk(bytes: 1 << 20) else { throw XCTSkip("tmpfs cannot be mounted here (needs root)") }
+        let scratch = disk.path + "/copy.download"
+        XCTAssertThrowsError(try FileOps.reserve(2 << 20, at: scratch, mode: 0o600)) { error in
+            XCTAssertEqual((error as? NewsstandError)?.code, .diskFull)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch), "nothing left of a reservation refused")
+
+        try FileOps.reserve(600_000, at: scratch, mode: 0o600)
+        // The rest of the disk, filled by someone else.
+        let fillerPath = disk.path + "/filler"
+        XCTAssertTrue(FileManager.default.createFile(atPath: fillerPath, contents: nil))
+        let filler = try XCTUnwrap(FileHandle(forWritingAtPath: fillerPath))
+        XCTAssertThrowsError(try filler.write(contentsOf: Data(count: 1 << 20)), "the disk is full now")
+        try filler.close()
+
+        let bytes = Data((0..<550_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try FileOps.overwrite(scratch, with: bytes)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: scratch)), bytes, "written whole, and cut to its length")
+        var info = stat()
+        XCTAssertEqual(lstat(scratch, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    }
+
     /// A store whose catalog has one issue, "a", and that does not retry.
     private func storeWithOneIssue() throws -> (StoreHarness, Store) {
         let harness = try StoreHarness()

@@ -50,6 +50,31 @@ final class StoreCatalogTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plain.cache.catalogPath)), served)
     }
 
+    /// A feed is kept as its snapshot, written into the room its page set aside and cut to its
+    /// own length (smaller than the page): it reads back whole, and nothing is left beside it.
+    func testAFeedIsKeptAsItsSnapshotCutToItsOwnLength() throws {
+        let harness = try StoreHarness()
+        let entries = (0..<200).map { index in
+            "<entry><id>urn:issue:\(index)</id><title>Issue \(index) with a title of some length</title><updated>2026-01-01T00:00:00Z</updated>"
+                + #"<link rel="http://opds-spec.org/acquisition" type="application/pdf" href="/issues/\#(index).pdf"/></entry>"#
+        }
+        let feed = Data((#"<feed xmlns="http://www.w3.org/2005/Atom"><id>f</id><title>Harbour</title>"# + entries.joined() + "</feed>").utf8)
+        harness.server.serve("/feed.atom", .init(body: feed, contentType: "application/atom+xml"))
+        let store = harness.makeStore(catalog: "/feed.atom")
+        XCTAssertEqual(try store.refreshAndWait().get().totalIssues, 200)
+
+        let copy = try Data(contentsOf: URL(fileURLWithPath: store.cache.catalogPath))
+        XCTAssertTrue(copy.starts(with: Array("bplist00".utf8)), "a snapshot")
+        XCTAssertLessThan(copy.count, feed.count)
+        XCTAssertEqual(store.cache.readInfo()?.copySize, Int64(copy.count))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store.cache.folder), [(store.cache.catalogPath as NSString).lastPathComponent])
+
+        let later = harness.makeStore(catalog: "/feed.atom")
+        XCTAssertTrue(later.loadCache())
+        XCTAssertEqual(later.numberOfIssues, 200)
+        XCTAssertEqual(later.issue(withID: "urn:issue:199")?.title, "Issue 199 with a title of some length")
+    }
+
     func testTheCacheInfoKeepsItsDatesToTheSecondAndReadsWhatFoundationWrote() throws {
         let folder = TemporaryDirectory()
         let directories = Directories(data: folder.path + "/data", cache: folder.path + "/cache", state: folder.path + "/state")

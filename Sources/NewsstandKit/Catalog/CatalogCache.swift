@@ -5,7 +5,8 @@ import Foundation
 /// The copy is a property list as the server sent it, or a feed's pages written as one snapshot
 /// (``CatalogSnapshot``) with the secrets of its subscription's URL masked; either is read back
 /// through the same reader and validator as any catalog (a snapshot of this version as written).
-/// The copy is written through a temporary file and a rename, so that a crash or a full disk
+/// The copy is written into a file beside it, whose room on the disk was set aside before the
+/// catalog was read (``reserve(_:)``), and renamed into place, so that a crash or a full disk
 /// leaves the previous copy whole. What is known of it (validators, when it was fetched) is an
 /// extended attribute of the copy, set before the rename, so that the two move into place
 /// together; a check that finds the copy unchanged only sets the copy's time
@@ -52,7 +53,7 @@ public struct CatalogCache: Sendable {
     /// snapshots holds a property list as the server sent it, read the same way).
     public let catalogPath: String
     let infoPath: String
-    /// Where a fresh copy is downloaded before it is checked and moved into place.
+    /// Where a fresh copy is written before it is moved into place.
     let downloadPath: String
 
     /// The cache of one subscription, named after it so that a new URL keeps it.
@@ -121,9 +122,18 @@ public struct CatalogCache: Sendable {
         return (data, info)
     }
 
+    /// Sets aside room on the disk for a copy of `bytes` bytes, before the catalog fetched is read
+    /// and shown: a disk too full to keep the copy fails the refresh, and the old copy stays the
+    /// catalog, as when the fetch itself wrote to the disk.
+    func reserve(_ bytes: Int) throws(NewsstandError) {
+        try FileOps.reserve(bytes, at: downloadPath, mode: 0o600)
+    }
+
     /// Keeps `catalog` as the copy, with what is known of it: the catalog's own title, count,
     /// format, search and sections are taken from it, and `secrets` are masked in every link.
-    func save(_ catalog: Catalog, info: Info, masking secrets: [String]) throws(NewsstandError) {
+    /// `original` is the document the catalog was read from; the copy is written into the room
+    /// ``reserve(_:)`` set aside.
+    func save(_ catalog: Catalog, original: Data, info: Info, masking secrets: [String]) throws(NewsstandError) {
         var info = info
         info.issueCount = catalog.entries.count
         info.title = catalog.title
@@ -134,8 +144,12 @@ public struct CatalogCache: Sendable {
         // a snapshot of it doubled the CPU of a sync of 100 changed catalogs. Not when its URL
         // holds a secret, which its links may repeat: only a snapshot masks them. A feed's pages
         // become one snapshot: what an offline start opens.
-        if catalog.format != .propertyList || !secrets.isEmpty || FileOps.regularFileSize(downloadPath) == nil {
-            try FileOps.writeAtomically(CatalogSnapshot.data(of: catalog, masking: secrets), to: downloadPath, mode: 0o600, durable: false)
+        let asItCame = catalog.format == .propertyList && secrets.isEmpty
+        do throws(NewsstandError) {
+            try FileOps.overwrite(downloadPath, with: asItCame ? original : CatalogSnapshot.data(of: catalog, masking: secrets))
+        } catch {
+            unlink(downloadPath)
+            throw error
         }
         try installDownload(info: info)
     }

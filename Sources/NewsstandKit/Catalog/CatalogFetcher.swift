@@ -144,9 +144,9 @@ public final class CatalogFetcher: Sendable {
         case failure(NewsstandError, retryAfter: TimeInterval?)
     }
 
-    /// The answer to a catalog request whose body was written to `path`; `conditional` when it
+    /// The answer to a catalog request whose body was kept in `body`; `conditional` when it
     /// carried a copy's validators (only then is a 304 an answer).
-    func answer(to result: TransferResult, bodyAt path: String, conditional: Bool) -> Answer {
+    func answer(to result: TransferResult, body: MemoryBody, conditional: Bool) -> Answer {
         if let failure = result.failure {
             // Its host asked another request for a pause: this subscription keeps it too.
             return .failure(failure, retryAfter: failure.code == .hostPaused ? result.response.retryAfter : nil)
@@ -156,7 +156,7 @@ public final class CatalogFetcher: Sendable {
         case 304 where conditional:
             return .unchanged
         case 200..<300:
-            return .document(Document(data: Self.body(at: path), url: response.url ?? subscription.url,
+            return .document(Document(data: body.contents(), url: response.url ?? subscription.url,
                                       contentType: response.contentType))
         case let status:
             let failure = HTTPFailure.error(response, subject: .catalog(address: subscription.url.absoluteString), advice: advice)
@@ -164,12 +164,5 @@ public final class CatalogFetcher: Sendable {
             let busy = status == 429 || status == 503
             return .failure(failure, retryAfter: busy ? response.retryAfter.map { min($0, 24 * 3600) } : nil)
         }
-    }
-
-    /// The body a transfer wrote to `path`, mapped rather than read into fresh memory (a 5 MB
-    /// feed was a copy and 1,400 page faults). Copies are replaced only by a rename, never cut
-    /// short in place, so the mapping stays whole.
-    private static func body(at path: String) -> Data {
-        (try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)) ?? Data()
     }
 }

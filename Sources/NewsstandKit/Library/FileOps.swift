@@ -88,19 +88,7 @@ enum FileOps {
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw error(errno, "create", temporary) }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = writeAll(data, to: descriptor)
         if failure == 0 && fchmod(descriptor, mode) != 0 { failure = errno }
         if failure == 0 && durable && fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
@@ -108,6 +96,56 @@ enum FileOps {
         if failure != 0 {
             unlink(temporary)
             throw error(failure, "write", path)
+        }
+    }
+
+    /// Makes `path` an empty file with room set aside on the disk for `bytes` bytes, so that
+    /// writing them later (``overwrite(_:with:)``) cannot find the disk full. Only a full disk is
+    /// an answer: a file system that cannot set room aside (some network and FUSE ones) is left
+    /// to report it when the bytes are written.
+    static func reserve(_ bytes: Int, at path: String, mode: mode_t) throws(NewsstandError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
+        guard descriptor >= 0 else { throw error(errno, "create", path) }
+        var failure: Int32 = fchmod(descriptor, mode) == 0 ? 0 : errno
+        if failure == 0 && bytes > 0 {
+            while clinux_allocate(descriptor, Int64(bytes)) != 0 {
+                if errno == EINTR { continue }
+                if errno == ENOSPC || errno == EDQUOT { failure = errno }
+                break
+            }
+        }
+        close(descriptor)
+        if failure != 0 {
+            unlink(path)
+            throw error(failure, "make room for", path)
+        }
+    }
+
+    /// Writes `data` over the file at `path` from its start, and cuts the file to its length:
+    /// into the room ``reserve(_:at:mode:)`` set aside. Not atomic: for a scratch file renamed
+    /// into place once written.
+    static func overwrite(_ path: String, with data: Data) throws(NewsstandError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw error(errno, "create", path) }
+        var failure = writeAll(data, to: descriptor)
+        if failure == 0 && ftruncate(descriptor, off_t(data.count)) != 0 { failure = errno }
+        close(descriptor)
+        if failure != 0 { throw error(failure, "write", path) }
+    }
+
+    /// Writes all of `data` at the descriptor's offset; the errno of a failure, or 0.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return 0
         }
     }
 

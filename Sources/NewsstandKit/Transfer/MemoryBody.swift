@@ -1,8 +1,8 @@
 import Foundation
 
 /// A response body kept in this process's memory, owned by this object: the destination of a
-/// body that is read once and dropped, such as a feed's later page. Written on the transfer's
-/// thread, read once the transfer has ended.
+/// body that is read once and dropped, a catalog's pages. Written on the transfer's thread, read
+/// once the transfer has ended.
 ///
 /// A file made on disk for each page cost more than its bytes (on a file system without a
 /// journal, making a file scans the inode table past every file deleted in the last minutes).
@@ -18,6 +18,9 @@ final class MemoryBody: Sendable {
     /// ``largestReservation`` bytes: a length a server states costs memory only as its bytes arrive.
     func start(expectedLength: Int64?) {
         let capacity = Int(clamping: min(max(0, expectedLength ?? 0), Int64(Self.largestReservation)))
+        // A large catalog's page in 2 MiB pages, where the command asked for them: the transfer's
+        // thread otherwise faulted a 5.5 MB page in 4 KiB at a time (1,400 faults of about 4 µs).
+        if capacity >= 1 << 20 { ProcessMemory.adviseHugePagesForThisThread() }
         bytes.withLock { $0 = Data(capacity: capacity) }
     }
 
