@@ -58,6 +58,41 @@ final class DiskTests: XCTestCase {
         XCTAssertEqual(left.filter { !$0.hasSuffix(".catalog") && !$0.hasSuffix(".json") }, [], "no temporary file left behind")
     }
 
+    /// A feed whose first page fits but whose copy does not (its later pages are fetched into
+    /// memory) is shown all the same, with a remark that no copy was kept; the copy before it
+    /// stays whole for an offline start, and nothing is left beside it.
+    func testAFeedWhoseCopyDoesNotFitIsShownAndSaysNoCopyWasKept() throws {
+        guard let disk = SmallDisk(bytes: 1 << 20) else { throw XCTSkip("tmpfs cannot be mounted here (needs root)") }
+        let harness = try StoreHarness()
+        func entries(_ range: Range<Int>) -> String {
+            range.map { index in
+                "<entry><id>urn:issue:\(index)</id><title>\(String(repeating: "A long title for the disk ", count: 8))\(index)</title>"
+                    + #"<link rel="http://opds-spec.org/acquisition" type="application/pdf" href="/issues/\#(index).pdf"/></entry>"#
+            }.joined()
+        }
+        let head = #"<feed xmlns="http://www.w3.org/2005/Atom"><id>f</id><title>Harbour</title>"#
+        harness.server.serve("/feed.atom", .init(body: Data((head + entries(0..<3) + "</feed>").utf8), contentType: "application/atom+xml"))
+        let directories = Directories(data: harness.folder.path + "/data", cache: disk.path + "/cache", state: harness.folder.path + "/state")
+        let url = harness.server.url("/feed.atom")
+        XCTAssertEqual(try harness.makeStore(url: url, directories: directories).refreshAndWait().get().totalIssues, 3)
+
+        // A first page of three entries, then a page of 5,000: about 1.4 MB of copy.
+        let next = #"<link rel="next" href="/feed-2.atom"/>"#
+        harness.server.serve("/feed.atom", .init(body: Data((head + next + entries(3..<6) + "</feed>").utf8), contentType: "application/atom+xml"))
+        harness.server.serve("/feed-2.atom", .init(body: Data((head + entries(6..<5_006) + "</feed>").utf8), contentType: "application/atom+xml"))
+        let store = harness.makeStore(url: url, directories: directories)
+        XCTAssertEqual(try store.refreshAndWait().get().totalIssues, 5_003, "the catalog is shown")
+        guard case .copyNotKept(let failure)? = store.remarks.last else { return XCTFail("remarks \(store.remarks)") }
+        XCTAssertEqual(failure.code, .diskFull, failure.message)
+        XCTAssertTrue(store.remarks.last!.description.contains("the disk is full"), store.remarks.last!.description)
+
+        let offline = harness.makeStore(url: url, directories: directories)
+        XCTAssertTrue(offline.loadCache(), "the copy before stays whole")
+        XCTAssertEqual(offline.numberOfIssues, 3)
+        let left = try FileManager.default.contentsOfDirectory(atPath: disk.path + "/cache/catalogs")
+        XCTAssertEqual(left.filter { !$0.hasSuffix(".catalog") && !$0.hasSuffix(".json") }, [], "no scratch file left behind")
+    }
+
     /// Room set aside for a file is its own: a disk filled afterwards still takes its bytes, and
     /// room the disk does not have is refused as a full disk, leaving no file.
     func testRoomSetAsideIsKeptForTheFileAndRoomTheDiskLacksIsAFullDisk() throws {

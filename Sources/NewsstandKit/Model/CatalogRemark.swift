@@ -13,6 +13,9 @@ public enum CatalogRemark: Sendable, Equatable, CustomStringConvertible {
     case samplesOnly(count: Int)
     /// Links that are templates this client cannot fill (`{authentication_token}`).
     case templatedLinks(count: Int)
+    /// The catalog was read and is shown, but no copy of it could be kept for offline use
+    /// (`failure`, secrets already redacted): the copy before it, if any, is what an offline start shows.
+    case copyNotKept(NewsstandError)
 
     public var description: String {
         switch self {
@@ -26,6 +29,10 @@ public enum CatalogRemark: Sendable, Equatable, CustomStringConvertible {
             return "Page \(page) of the feed could not be read (\(reason)) \(kept) shown."
         case .samplesOnly(let count):
             return "\(count == 1 ? "1 item offers" : "\(count) items offer") only a sample, which is not the issue: not listed."
+        case .copyNotKept(let failure) where failure.code == .diskFull:
+            return "No copy of this catalog was kept for offline use: the disk is full. Free some space; the next refresh keeps one."
+        case .copyNotKept(let failure):
+            return "No copy of this catalog was kept for offline use (\(failure.message))"
         case .templatedLinks(let count):
             return "\(count == 1 ? "1 link is a template" : "\(count) links are templates") (such as {authentication_token}) that this client cannot fill: left out."
         }

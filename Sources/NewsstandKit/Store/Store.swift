@@ -351,17 +351,26 @@ public final class Store: Sendable {
                 // would hold every pool thread waiting for work queued behind them (6 s instead
                 // of 0.6); here the calling thread does both when no other is free.
                 // A copy that cannot be written even so (a feed's snapshot larger than the room
-                // its first page set aside) is no reason to refuse a good catalog.
+                // its first page set aside) is no reason to refuse a good catalog: it is a remark.
                 let summary = Locked<RefreshSummary?>(nil)
+                let notKept = Locked<NewsstandError?>(nil)
                 let secrets = URLSecrets.secrets(in: subscription.url)
                 DispatchQueue.concurrentPerform(iterations: 2) { [cache] part in
                     ProcessMemory.adviseHugePagesForThisThread()
                     if part == 0 {
-                        try? cache.save(catalog, original: document.data, info: info, masking: secrets)
+                        do throws(NewsstandError) {
+                            try cache.save(catalog, original: document.data, info: info, masking: secrets)
+                        } catch {
+                            notKept.withLock { $0 = error }
+                        }
                     } else {
                         let made = apply(catalog, source: .network, fetchedAt: info.fetchedAt)
                         summary.withLock { $0 = made }
                     }
+                }
+                if let failure = notKept.withLock({ $0 }) {
+                    let redacted = NewsstandError(failure.code, Redaction.redact(failure.message, secrets: self.secrets))
+                    contents.withLock { $0.remarks.append(.copyNotKept(redacted)) }
                 }
                 let applied = summary.withLock { $0! }
                 setStatus(.ready(source: .network, fetchedAt: info.fetchedAt))
