@@ -51,11 +51,7 @@ final class DiskTests: XCTestCase {
         guard case .offline = store.status else { return XCTFail("status \(store.status)") }
         XCTAssertEqual(store.numberOfIssues, 3, "the old catalog is still shown")
 
-        let again = harness.makeStore(url: url, directories: directories)
-        XCTAssertTrue(again.loadCache(), "the old cache survives")
-        XCTAssertEqual(again.numberOfIssues, 3)
-        let left = try FileManager.default.contentsOfDirectory(atPath: disk.path + "/cache/catalogs")
-        XCTAssertEqual(left.filter { !$0.hasSuffix(".catalog") && !$0.hasSuffix(".json") }, [], "no temporary file left behind")
+        try assertTheCopyBeforeStaysWhole(issues: 3, harness: harness, url: url, directories: directories)
     }
 
     /// A feed whose first page fits but whose copy does not (its later pages are fetched into
@@ -64,33 +60,24 @@ final class DiskTests: XCTestCase {
     func testAFeedWhoseCopyDoesNotFitIsShownAndSaysNoCopyWasKept() throws {
         guard let disk = SmallDisk(bytes: 1 << 20) else { throw XCTSkip("tmpfs cannot be mounted here (needs root)") }
         let harness = try StoreHarness()
-        func entries(_ range: Range<Int>) -> String {
-            range.map { index in
-                "<entry><id>urn:issue:\(index)</id><title>\(String(repeating: "A long title for the disk ", count: 8))\(index)</title>"
-                    + #"<link rel="http://opds-spec.org/acquisition" type="application/pdf" href="/issues/\#(index).pdf"/></entry>"#
-            }.joined()
+        func feed(_ ids: Range<Int>, next: String? = nil) -> Data {
+            Fixtures.atomFeed(ids, next: next) { "\(String(repeating: "A long title for the disk ", count: 8))\($0)" }
         }
-        let head = #"<feed xmlns="http://www.w3.org/2005/Atom"><id>f</id><title>Harbour</title>"#
-        harness.server.serve("/feed.atom", .init(body: Data((head + entries(0..<3) + "</feed>").utf8), contentType: "application/atom+xml"))
+        harness.server.serve("/feed.atom", .init(body: feed(0..<3), contentType: "application/atom+xml"))
         let directories = Directories(data: harness.folder.path + "/data", cache: disk.path + "/cache", state: harness.folder.path + "/state")
         let url = harness.server.url("/feed.atom")
         XCTAssertEqual(try harness.makeStore(url: url, directories: directories).refreshAndWait().get().totalIssues, 3)
 
         // A first page of three entries, then a page of 5,000: about 1.4 MB of copy.
-        let next = #"<link rel="next" href="/feed-2.atom"/>"#
-        harness.server.serve("/feed.atom", .init(body: Data((head + next + entries(3..<6) + "</feed>").utf8), contentType: "application/atom+xml"))
-        harness.server.serve("/feed-2.atom", .init(body: Data((head + entries(6..<5_006) + "</feed>").utf8), contentType: "application/atom+xml"))
+        harness.server.serve("/feed.atom", .init(body: feed(3..<6, next: "/feed-2.atom"), contentType: "application/atom+xml"))
+        harness.server.serve("/feed-2.atom", .init(body: feed(6..<5_006), contentType: "application/atom+xml"))
         let store = harness.makeStore(url: url, directories: directories)
         XCTAssertEqual(try store.refreshAndWait().get().totalIssues, 5_003, "the catalog is shown")
         guard case .copyNotKept(let failure)? = store.remarks.last else { return XCTFail("remarks \(store.remarks)") }
         XCTAssertEqual(failure.code, .diskFull, failure.message)
         XCTAssertTrue(store.remarks.last!.description.contains("the disk is full"), store.remarks.last!.description)
 
-        let offline = harness.makeStore(url: url, directories: directories)
-        XCTAssertTrue(offline.loadCache(), "the copy before stays whole")
-        XCTAssertEqual(offline.numberOfIssues, 3)
-        let left = try FileManager.default.contentsOfDirectory(atPath: disk.path + "/cache/catalogs")
-        XCTAssertEqual(left.filter { !$0.hasSuffix(".catalog") && !$0.hasSuffix(".json") }, [], "no scratch file left behind")
+        try assertTheCopyBeforeStaysWhole(issues: 3, harness: harness, url: url, directories: directories)
     }
 
     /// Room set aside for a file is its own: a disk filled afterwards still takes its bytes, and
@@ -117,6 +104,17 @@ final class DiskTests: XCTestCase {
         var info = stat()
         XCTAssertEqual(lstat(scratch, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    }
+
+    /// The copy a refresh on a full disk did not replace still opens, with its `issues`, and
+    /// nothing but copies and their info is left in the cache.
+    private func assertTheCopyBeforeStaysWhole(issues: Int, harness: StoreHarness, url: URL, directories: Directories,
+                                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let again = harness.makeStore(url: url, directories: directories)
+        XCTAssertTrue(again.loadCache(), "the copy before stays whole", file: file, line: line)
+        XCTAssertEqual(again.numberOfIssues, issues, file: file, line: line)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directories.cache + "/catalogs")
+        XCTAssertEqual(left.filter { !$0.hasSuffix(".catalog") && !$0.hasSuffix(".json") }, [], "no scratch file left behind", file: file, line: line)
     }
 
     /// A store whose catalog has one issue, "a", and that does not retry.

@@ -54,11 +54,7 @@ final class StoreCatalogTests: XCTestCase {
     /// own length (smaller than the page): it reads back whole, and nothing is left beside it.
     func testAFeedIsKeptAsItsSnapshotCutToItsOwnLength() throws {
         let harness = try StoreHarness()
-        let entries = (0..<200).map { index in
-            "<entry><id>urn:issue:\(index)</id><title>Issue \(index) with a title of some length</title><updated>2026-01-01T00:00:00Z</updated>"
-                + #"<link rel="http://opds-spec.org/acquisition" type="application/pdf" href="/issues/\#(index).pdf"/></entry>"#
-        }
-        let feed = Data((#"<feed xmlns="http://www.w3.org/2005/Atom"><id>f</id><title>Harbour</title>"# + entries.joined() + "</feed>").utf8)
+        let feed = Fixtures.atomFeed(0..<200) { "Issue \($0) with a title of some length" }
         harness.server.serve("/feed.atom", .init(body: feed, contentType: "application/atom+xml"))
         let store = harness.makeStore(catalog: "/feed.atom")
         XCTAssertEqual(try store.refreshAndWait().get().totalIssues, 200)

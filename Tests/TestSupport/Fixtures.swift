@@ -143,6 +143,17 @@ extension Fixtures {
         return text
     }
 
+    /// An Atom feed of one entry per number in `ids`: ID `urn:issue:<n>`, a PDF at
+    /// `/issues/<n>.pdf`, titled `title(n)`; `next` links the feed's next page.
+    public static func atomFeed(_ ids: Range<Int>, next: String? = nil, title: (Int) -> String = { "Issue \($0)" }) -> Data {
+        let entries = ids.map { index in
+            "<entry><id>urn:issue:\(index)</id><title>\(title(index))</title>"
+                + #"<link rel="http://opds-spec.org/acquisition" type="application/pdf" href="/issues/\#(index).pdf"/></entry>"#
+        }.joined()
+        let link = next.map { #"<link rel="next" href="\#($0)"/>"# } ?? ""
+        return Data((#"<feed xmlns="http://www.w3.org/2005/Atom"><id>f</id><title>Harbour</title>"# + link + entries + "</feed>").utf8)
+    }
+
     public static func feed(_ name: String) -> Data {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let url = folder.appendingPathComponent("Fixtures/Feeds/\(name)")

@@ -7,12 +7,7 @@ import XCTest
 /// later pages are fetched into memory) is shown, with a note that no copy was kept.
 final class FullDiskEndToEndTests: XCTestCase {
     private func feed(_ ids: Range<Int>, next: String? = nil) -> Data {
-        let entries = ids.map { index in
-            "<entry><id>urn:issue:\(index)</id><title>\(String(repeating: "A long title for the disk ", count: 8))\(index)</title>"
-                + #"<link rel="http://opds-spec.org/acquisition" type="application/pdf" href="/issues/\#(index).pdf"/></entry>"#
-        }.joined()
-        let link = next.map { #"<link rel="next" href="\#($0)"/>"# } ?? ""
-        return Data((#"<feed xmlns="http://www.w3.org/2005/Atom"><id>f</id><title>Harbour</title>"# + link + entries + "</feed>").utf8)
+        Fixtures.atomFeed(ids, next: next) { "\(String(repeating: "A long title for the disk ", count: 8))\($0)" }
     }
 
     func testACatalogWithoutRoomFailsAndOneWhoseCopyDoesNotFitIsShownWithANote() throws {
