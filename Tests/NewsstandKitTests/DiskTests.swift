@@ -99,6 +99,7 @@ final class DiskTests: XCTestCase {
         try filler.close()
 
         let bytes = Data((0..<550_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        XCTAssertGreaterThan(bytes.count, 2 * FileOps.largestWrite, "written in three pieces, the last a short one")
         try FileOps.overwrite(scratch, with: bytes)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: scratch)), bytes, "written whole, and cut to its length")
         var info = stat()

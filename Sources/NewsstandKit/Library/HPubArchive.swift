@@ -109,17 +109,8 @@ public enum HPubArchive {
                         entryBytes += Int64(data.count)
                         written += Int64(data.count)
                         guard entryBytes <= declared, written <= maximumBytes else { throw HPubTooLarge() }
-                        try data.withUnsafeBytes { raw in
-                            var offset = 0
-                            while offset < raw.count {
-                                let count = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                                if count < 0 {
-                                    if errno == EINTR { continue }
-                                    throw FileOps.error(errno, "write", target)
-                                }
-                                offset += count
-                            }
-                        }
+                        let failure = data.withUnsafeBytes { FileOps.writeAll($0, to: descriptor) }
+                        if failure != 0 { throw FileOps.error(failure, "write", target) }
                     }
                 } catch let error as NewsstandError {
                     throw error

@@ -111,15 +111,8 @@ final class FileSink {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(NewsstandError) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileOps.error(errno, "write", path)
-            }
-            offset += count
-        }
+        let failure = FileOps.writeAll(bytes, to: descriptor)
+        if failure != 0 { throw FileOps.error(failure, "write", path) }
         written += Int64(bytes.count)
         digest?.advance(to: base + written)
         if written - writebackFrom >= Self.writebackStep {
