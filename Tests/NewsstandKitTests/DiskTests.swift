@@ -72,7 +72,9 @@ final class DiskTests: XCTestCase {
         harness.server.serve("/feed.atom", .init(body: feed(3..<6, next: "/feed-2.atom"), contentType: "application/atom+xml"))
         harness.server.serve("/feed-2.atom", .init(body: feed(6..<5_006), contentType: "application/atom+xml"))
         let store = harness.makeStore(url: url, directories: directories)
-        XCTAssertEqual(try store.refreshAndWait().get().totalIssues, 5_003, "the catalog is shown")
+        let summary = try store.refreshAndWait().get()
+        XCTAssertEqual(summary.totalIssues, 5_003, "the catalog is shown")
+        XCTAssertEqual(summary.remarks, store.remarks, "the refresh's summary carries it, for `sync`")
         guard case .copyNotKept(let failure)? = store.remarks.last else { return XCTFail("remarks \(store.remarks)") }
         XCTAssertEqual(failure.code, .diskFull, failure.message)
         XCTAssertTrue(store.remarks.last!.description.contains("the disk is full"), store.remarks.last!.description)

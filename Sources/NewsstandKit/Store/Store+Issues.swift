@@ -21,7 +21,7 @@ extension Store {
             contents.remarks = catalog.remarks
             contents.fetchedAt = fetchedAt
             contents.source = source
-            return RefreshSummary(changed: changed, newIssues: change.new, totalIssues: issues.count, source: source)
+            return RefreshSummary(changed: changed, newIssues: change.new, totalIssues: issues.count, source: source, remarks: catalog.remarks)
         }
         var result = summary
         // Issues never seen before, by the reading state: right even when this process had not

@@ -368,11 +368,12 @@ public final class Store: Sendable {
                         summary.withLock { $0 = made }
                     }
                 }
+                var applied = summary.withLock { $0! }
                 if let failure = notKept.withLock({ $0 }) {
                     let redacted = NewsstandError(failure.code, Redaction.redact(failure.message, secrets: self.secrets))
                     contents.withLock { $0.remarks.append(.copyNotKept(redacted)) }
+                    applied.remarks.append(.copyNotKept(redacted))
                 }
-                let applied = summary.withLock { $0! }
                 setStatus(.ready(source: .network, fetchedAt: info.fetchedAt))
                 finishRefresh(.success(applied))
                 return

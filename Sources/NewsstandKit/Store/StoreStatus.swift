@@ -86,13 +86,17 @@ extension Store {
         public var source: CatalogSource
         /// False when the cached copy was fresh enough that the server was not asked.
         public var askedServer: Bool
+        /// What a person should know of the catalog this refresh read (none when it read none:
+        /// unchanged, or not asked), a copy that could not be kept included.
+        public var remarks: [CatalogRemark]
 
-        public init(changed: Bool, newIssues: Int, totalIssues: Int, source: CatalogSource, askedServer: Bool = true) {
+        public init(changed: Bool, newIssues: Int, totalIssues: Int, source: CatalogSource, askedServer: Bool = true, remarks: [CatalogRemark] = []) {
             self.changed = changed
             self.newIssues = newIssues
             self.totalIssues = totalIssues
             self.source = source
             self.askedServer = askedServer
+            self.remarks = remarks
         }
     }
 }

@@ -41,6 +41,7 @@ extension NewsstandCommand {
                     switch outcome.refresh {
                     case .success(let summary):
                         logger.info("\(outcome.subscription): \(summary.askedServer ? (summary.changed ? "updated" : "unchanged") : "fresh, not asked"), \(Formatting.count(summary.totalIssues, "issue")), downloaded \(outcome.downloaded.count), failed \(outcome.failed.count)")
+                        for remark in summary.remarks { logger.notice("\(outcome.subscription): \(remark)") }
                     case .failure(let error):
                         logger.warning("\(outcome.subscription): \(error.message)")
                     }
@@ -68,6 +69,10 @@ extension NewsstandCommand {
                     line += "; \(outcome.failed.count) failed: " + outcome.failed.map { "\($0.key) (\($0.error.message))" }.joined(separator: "; ")
                 }
                 Output.line(line)
+                // As `refresh` prints them: a catalog cut short, or one whose copy was not kept.
+                if case .success(let summary) = outcome.refresh {
+                    for remark in summary.remarks { Output.error("note: \(outcome.subscription): \(remark)") }
+                }
             }
             for removal in report.removed {
                 Output.line("removed \(removal.subscription)/\(removal.key) \"\(TextSanitizer.inert(removal.title))\" (\(Formatting.bytes(removal.bytes))) to keep within the budget")
@@ -106,6 +111,10 @@ extension NewsstandCommand {
                     writer.boolean(summary.askedServer)
                     writer.field("issues", Int64(summary.totalIssues))
                     writer.field("newIssues", Int64(summary.newIssues))
+                    writer.key("remarks")
+                    writer.beginArray()
+                    for remark in summary.remarks { writer.string(remark.description) }
+                    writer.endArray()
                 }
                 writer.endObject()
             }
