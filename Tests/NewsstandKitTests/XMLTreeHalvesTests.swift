@@ -117,6 +117,43 @@ final class XMLTreeHalvesTests: XCTestCase {
         XCTAssertFalse(try XMLTree.parse(feed(entries: 20), maximumDepth: 64, secondHalfFrom: nil, secondHalfAtOnce: false).inHalves)
     }
 
+    /// Each half's lists are given room for what it holds, reckoned from its first bytes, for
+    /// feeds dense and sparse: too much room straddles fresh 2 MiB pages, too little moves the
+    /// lists as they grow.
+    func testEachHalfReservesRoomForWhatItHolds() throws {
+        func feed(summary: String) -> Data {
+            var text = "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
+            for index in 0..<4_000 {
+                text += "<entry><id>urn:uuid:\(index)</id><title>Issue \(index)</title><summary>\(summary)</summary>"
+                text += "<link href=\"/\(index).pdf\" type=\"application/pdf\"/></entry>\n"
+            }
+            return Data((text + "</feed>\n").utf8)
+        }
+        for data in [self.feed(entries: 4_000), feed(summary: "Week"), feed(summary: String(repeating: "Letters, reviews. ", count: 20))] {
+            let result = try XMLTree.parse(data, maximumDepth: 64, secondHalfFrom: nil, secondHalfAtOnce: false)
+            XCTAssertTrue(result.inHalves)
+            let elements = result.tree.elements
+            let attributes = result.tree.attributes
+            let bytesPerElement = data.count / elements.count
+            for (count, room) in [(elements.first.count, elements.first.capacity), (elements.second.count, elements.second.capacity),
+                                  (attributes.first.count, attributes.first.capacity), (attributes.second.count, attributes.second.capacity)] {
+                XCTAssertGreaterThanOrEqual(room, count)
+                XCTAssertLessThan(room, count * 3 / 2 + 32, "room for \(room) where \(count) were used (\(bytesPerElement) bytes an element)")
+            }
+        }
+    }
+
+    /// A document of nothing but empty tags is not given room for all it seems to hold: its
+    /// lists grow as it is read instead (a 128 MiB one would otherwise reserve gigabytes).
+    func testRoomIsBoundedForADocumentOfEmptyTags() {
+        let bytes = Array(("<r>" + String(repeating: "<a b=\"c\"/>", count: 100_000) + "</r>").utf8)
+        let room = bytes.withUnsafeBufferPointer { XMLTree.Builder.room(in: $0, from: 0, to: $0.count) }
+        XCTAssertEqual(room.elements, bytes.count / 20 + 16)
+        XCTAssertEqual(room.attributes, bytes.count / 20 + 16)
+        let tree = try? XMLTree.parse(Data(bytes))
+        XCTAssertEqual(tree?.elements.count, 100_001, "read whole all the same")
+    }
+
     func testAGuessTheFirstHalfNeverArrivesAtIsDropped() throws {
         // The only sibling boundary past the search's start is inside a comment.
         let comment = Data("<feed><entry>1</entry><entry>2</entry><!-- </entry> <entry> --><x/></feed>".utf8)

@@ -123,11 +123,13 @@ struct XMLTree: Sendable, Equatable {
         // the arrays it built. (`withUnsafeBytes` rethrows untyped: the failure leaves as a value.)
         let built = document.withUnsafeBytes { (raw) -> Result<(tree: XMLTree, inHalves: Bool), Failure> in
             let buffer = raw.bindMemory(to: UInt8.self)
-            var builder = Builder(bytes: buffer, maximumDepth: maximumDepth)
+            let from = secondHalfFrom ?? (buffer.count >= XMLTreeSecondHalf.minimumSize ? buffer.count / 2 : nil)
+            let candidate = from.flatMap { XMLTreeSecondHalf.candidate(in: buffer, from: $0) }
+            // Room for the first half's elements only (the second half makes its own).
+            var builder = Builder(bytes: buffer, maximumDepth: maximumDepth, extent: candidate?.start)
             do throws(Failure) {
                 var inHalves = false
-                let from = secondHalfFrom ?? (buffer.count >= XMLTreeSecondHalf.minimumSize ? buffer.count / 2 : nil)
-                if let from, let candidate = XMLTreeSecondHalf.candidate(in: buffer, from: from) {
+                if let candidate {
                     inHalves = try builder.readFirstHalf(to: candidate, atOnce: secondHalfAtOnce)
                 }
                 while try builder.step() != nil {}

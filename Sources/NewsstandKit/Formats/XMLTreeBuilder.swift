@@ -53,18 +53,17 @@ extension XMLTree {
         var markupInContext = false
         var stop: Int?
 
-        /// A builder of a whole document.
-        init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        /// A builder of a whole document, with room for the elements of its first `extent` bytes
+        /// (all of them unless a second half reads the rest).
+        init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, extent: Int? = nil) {
             self.bytes = bytes
             self.maximumDepth = maximumDepth
             scanner = XMLScanner(bytes: bytes)
             contextDepth = 0
             inheritedNamespaces = 0
-            // A feed's tag takes about 50 bytes, an OPDS entry's attributes about 40: growing
-            // arrays of a few hundred thousand items, moved at each doubling, cost a seventh of
-            // the parse. Room reserved and never used is never touched.
-            elements.reserveCapacity(bytes.count / 40 + 16)
-            attributes.reserveCapacity(bytes.count / 32 + 16)
+            let room = Self.room(in: bytes, from: 0, to: extent ?? bytes.count)
+            elements.reserveCapacity(room.elements)
+            attributes.reserveCapacity(room.attributes)
             bindings = [Binding(prefix: Array("xml".utf8), namespace: Int32(internNamespace("http://www.w3.org/XML/1998/namespace")))]
             scanner.skipByteOrderMark()
         }
@@ -85,8 +84,38 @@ extension XMLTree {
                      nameStart: item.nameStart, nameEnd: item.nameEnd, bindings: item.bindings)
             }
             lastChild = Array(repeating: -1, count: first.open.count)
-            elements.reserveCapacity((bytes.count - start) / 40 + 16)
-            attributes.reserveCapacity((bytes.count - start) / 32 + 16)
+            let room = Self.room(in: bytes, from: start, to: bytes.count)
+            elements.reserveCapacity(room.elements)
+            attributes.reserveCapacity(room.attributes)
+        }
+
+        /// How many elements and attributes to make room for in `bytes[start..<end]`, reckoned
+        /// from the tags and `="` in its first 64 KiB, with a fifth to spare. Growing lists of a
+        /// few hundred thousand items, moved at each doubling, cost a seventh of the parse; room
+        /// reserved and never used is not touched, but the 2 MiB pages it straddles are. A
+        /// fixed guess (a tag every 40 bytes) was twice too much for a feed of calibre's shape
+        /// read in halves, and too little for one of short items. Never more than one item in
+        /// 20 bytes: a document of nothing but empty tags grows its lists instead of reserving
+        /// gigabytes.
+        static func room(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (elements: Int, attributes: Int) {
+            let sampleEnd = min(end, start + (64 << 10))
+            guard sampleEnd > start else { return (16, 16) }
+            var tags = 0
+            var values = 0
+            var index = start
+            while index + 1 < sampleEnd {
+                let byte = bytes[index]
+                let next = bytes[index + 1]
+                if byte == UInt8(ascii: "<") && next != UInt8(ascii: "/") && next != UInt8(ascii: "!") && next != UInt8(ascii: "?") {
+                    tags += 1
+                } else if byte == UInt8(ascii: "=") && (next == UInt8(ascii: "\"") || next == UInt8(ascii: "'")) {
+                    values += 1
+                }
+                index += 1
+            }
+            let scale = Double(end - start) / Double(sampleEnd - start) * 1.2
+            let most = (end - start) / 20
+            return (min(Int(Double(tags) * scale), most) + 16, min(Int(Double(values) * scale), most) + 16)
         }
 
         /// Reads and applies the next token; returns it, or nil at the end of the document (or of
