@@ -263,13 +263,8 @@ final class FeedsEndToEndTests: XCTestCase {
 
     func testRSSAndAtomEnclosures() throws {
         serveFeed("/zine/feed.rss", "magazine.rss", contentType: "text/html; charset=utf-8")
-        let pdf = Fixtures.pdf(size: 33000, seed: 6)
-        server.serve("/pdf/zine-42.pdf", .init(body: pdf))
-        let rss = try run("subscribe", server.url("/zine/feed.rss").absoluteString, "--name", "zine")
-        XCTAssertEqual(rss.status, 0, rss.error)
-        XCTAssertTrue(rss.output.contains("Zine Weekly, 2 issues (RSS 2.0)"), rss.output)
-        XCTAssertTrue(rss.error.contains("2 items of the feed offer nothing to download"), rss.error)
-        try downloadAndOpen("zine/zine-42", expecting: pdf)
+        try subscribeAndDownload("zine", feed: "/zine/feed.rss", listing: "Zine Weekly, 2 issues (RSS 2.0)",
+                                 issue: "zine/zine-42", servedAt: "/pdf/zine-42.pdf", size: 33_000, seed: 6)
 
         serveFeed("/quarterly/feed.atom", "enclosures.atom", contentType: "application/xml")
         let q4 = Fixtures.pdf(size: 32000, seed: 7)
@@ -283,13 +278,21 @@ final class FeedsEndToEndTests: XCTestCase {
         serveFeed("/byte/feed.json", "magazine.json", contentType: "application/feed+json")
         server.serve("/byte/feed-2.json", .init(body: Data(#"{"version": "https://jsonfeed.org/version/1.1", "items": []}"#.utf8),
                                                 contentType: "application/feed+json"))
-        let pdf = Fixtures.pdf(size: 34000, seed: 8)
-        server.serve("/pdf/byte-12.pdf", .init(body: pdf))
-        let json = try run("subscribe", server.url("/byte/feed.json").absoluteString, "--name", "byte")
-        XCTAssertEqual(json.status, 0, json.error)
-        XCTAssertTrue(json.output.contains("Byte Review, 2 issues (JSON Feed)"), json.output)
-        XCTAssertTrue(json.error.contains("2 items of the feed offer nothing to download"), json.error)
-        try downloadAndOpen("byte/issues/12", expecting: pdf)
+        try subscribeAndDownload("byte", feed: "/byte/feed.json", listing: "Byte Review, 2 issues (JSON Feed)",
+                                 issue: "byte/issues/12", servedAt: "/pdf/byte-12.pdf", size: 34_000, seed: 8)
+    }
+
+    /// Subscribes to the feed at `path` as `name`, which lists `listing` and leaves out two items
+    /// with nothing to download, then downloads and opens `issue`, a PDF of `size` bytes served at `pdfPath`.
+    private func subscribeAndDownload(_ name: String, feed path: String, listing: String, issue: String, servedAt pdfPath: String,
+                                      size: Int, seed: UInt8, file: StaticString = #filePath, line: UInt = #line) throws {
+        let pdf = Fixtures.pdf(size: size, seed: seed)
+        server.serve(pdfPath, .init(body: pdf))
+        let subscribed = try run("subscribe", server.url(path).absoluteString, "--name", name)
+        XCTAssertEqual(subscribed.status, 0, subscribed.error, file: file, line: line)
+        XCTAssertTrue(subscribed.output.contains(listing), subscribed.output, file: file, line: line)
+        XCTAssertTrue(subscribed.error.contains("2 items of the feed offer nothing to download"), subscribed.error, file: file, line: line)
+        try downloadAndOpen(issue, expecting: pdf)
     }
 
     func testBingsDailyPicturesAreIssuesThatAreTheirOwnCovers() throws {

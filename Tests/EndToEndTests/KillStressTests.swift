@@ -5,12 +5,8 @@ import XCTest
 /// Downloads killed with SIGKILL again and again, then finished: every file must be byte-identical.
 final class KillStressTests: XCTestCase {
     func testTwentyKillsAtRandomMomentsLeaveEveryFileIntact() throws {
-        let folder = TemporaryDirectory()
-        let server = try TestServer()
-        defer { server.stop() }
-        let runner = CommandRunner(folder: folder)
-        var generator = SplitMix(seed: UInt64(Date().timeIntervalSince1970))
-        print("kill stress seed \(generator.seed)")
+        let (_, server, runner) = try stressed()
+        var generator = seeded("kill stress")
 
         var originals: [String: Data] = [:]
         var entries: [[String: Any]] = []
@@ -59,13 +55,27 @@ final class KillStressTests: XCTestCase {
 }
 
 extension KillStressTests {
-    func testKillsWhileTheCatalogCacheIsWrittenKeepTheOldCache() throws {
+    /// A folder and a server, both kept until the test ends, and a runner for that folder.
+    private func stressed() throws -> (TemporaryDirectory, TestServer, CommandRunner) {
         let folder = TemporaryDirectory()
         let server = try TestServer()
-        defer { server.stop() }
-        let runner = CommandRunner(folder: folder)
-        var generator = SplitMix(seed: UInt64(Date().timeIntervalSince1970))
-        print("cache kill seed \(generator.seed)")
+        addTeardownBlock {
+            server.stop()
+            withExtendedLifetime(folder) {}
+        }
+        return (folder, server, CommandRunner(folder: folder))
+    }
+
+    /// A generator seeded from the clock, its seed printed so that a failing run can be replayed.
+    private func seeded(_ label: String) -> SplitMix {
+        let generator = SplitMix(seed: UInt64(Date().timeIntervalSince1970))
+        print("\(label) seed \(generator.seed)")
+        return generator
+    }
+
+    func testKillsWhileTheCatalogCacheIsWrittenKeepTheOldCache() throws {
+        let (folder, server, runner) = try stressed()
+        var generator = seeded("cache kill")
         let catalog = server.url("/catalog.plist").absoluteString
 
         let old = (0..<5).map { Fixtures.entry(id: "old\($0)", download: "issues/\($0).pdf") }

@@ -98,12 +98,18 @@ final class DownloadRetryTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.library.filePath(for: "a", as: .pdf))), data)
     }
 
-    func testNotFoundAndUnauthorizedAreNotRetried() throws {
-        let harness = try StoreHarness()
-        let (_, free) = harness.serveIssue("gone", size: 50_000)
+    /// A store whose catalog has a free issue `free` and a paid one, `paid`, both served;
+    /// with the free one's bytes.
+    private func freeAndPaid(_ harness: StoreHarness, free: String) throws -> (store: Store, data: Data) {
+        let (data, entry) = harness.serveIssue(free, size: 50_000)
         var paid = harness.serveIssue("paid", size: 50_000).entry
         paid["Free"] = false
-        let store = try loadedStore(harness, [free, paid])
+        return (try loadedStore(harness, [entry, paid]), data)
+    }
+
+    func testNotFoundAndUnauthorizedAreNotRetried() throws {
+        let harness = try StoreHarness()
+        let store = try freeAndPaid(harness, free: "gone").store
         harness.server.inject(.status(404), into: "/issues/gone.pdf")
         harness.server.inject(.status(401), into: "/issues/paid.pdf")
         let gone = try XCTUnwrap(store.issue(withID: "gone"))
@@ -121,10 +127,7 @@ final class DownloadRetryTests: XCTestCase {
 
     func testTimeoutsAndServerErrorsAreRetriedButForbiddenIsNot() throws {
         let harness = try StoreHarness()
-        let (data, free) = harness.serveIssue("a", size: 50_000)
-        var paid = harness.serveIssue("paid", size: 50_000).entry
-        paid["Free"] = false
-        let store = try loadedStore(harness, [free, paid])
+        let (store, data) = try freeAndPaid(harness, free: "a")
         harness.server.inject(.status(408), .status(500), .status(502), into: "/issues/a.pdf")
         harness.server.inject(.status(403), into: "/issues/paid.pdf")
         let issue = try XCTUnwrap(store.issue(withID: "a"))

@@ -20,11 +20,17 @@ final class HostLimitTests: XCTestCase {
         }
     }
 
+    /// `count` of those catalogs on the harness's server and one, `o0`, on another host, which
+    /// stops when the test ends.
+    private func catalogsOnTwoHosts(_ count: Int, _ harness: StoreHarness) throws -> (other: TestServer, subscriptions: [Subscription]) {
+        let other = try TestServer()
+        addTeardownBlock { other.stop() }
+        return (other, serveCatalogs(count, on: harness.server) + serveCatalogs(1, on: other, prefix: "o"))
+    }
+
     func testSixSubscriptionsOnOneHostNeverHoldMoreThanTwoConnections() throws {
         let harness = try StoreHarness()
-        let other = try TestServer()
-        defer { other.stop() }
-        let subscriptions = serveCatalogs(6, on: harness.server) + serveCatalogs(1, on: other, prefix: "o")
+        let (other, subscriptions) = try catalogsOnTwoHosts(6, harness)
         let newsstand = harness.makeNewsstand(subscriptions, engine: TransferEngine(threadCount: 2, hostConnections: 2))
         let results = newsstand.refreshAllAndWait()
         for (store, result) in results { XCTAssertNoThrow(try result.get(), store.name) }
@@ -66,9 +72,7 @@ final class HostLimitTests: XCTestCase {
 
     func testARetryAfterPausesEverySubscriptionOnThatHostAndNoOther() throws {
         let harness = try StoreHarness()
-        let other = try TestServer()
-        defer { other.stop() }
-        let subscriptions = serveCatalogs(3, on: harness.server) + serveCatalogs(1, on: other, prefix: "o")
+        let subscriptions = try catalogsOnTwoHosts(3, harness).subscriptions
         // One connection to the host: the first request's answer is in before the others are sent.
         let newsstand = harness.makeNewsstand(subscriptions, engine: TransferEngine(threadCount: 1, hostConnections: 1))
         harness.server.injectIntoNextRequests(.status(429, retryAfter: 600))
