@@ -4,6 +4,14 @@ import TestSupport
 import XCTest
 
 extension XCTestCase {
+    /// A store of the harness whose catalog, served and read, has one issue, `a`, of `size`
+    /// bytes; with that issue and its bytes.
+    func storeWithIssueA(_ harness: StoreHarness, size: Int) throws -> (store: Store, issue: Issue, data: Data) {
+        let (data, entry) = harness.serveIssue("a", size: size)
+        let store = try loadedStore(harness, [entry])
+        return (store, try XCTUnwrap(store.issue(withID: "a")), data)
+    }
+
     /// A store of the harness whose catalog of `entries` is served and read.
     func loadedStore(_ harness: StoreHarness, _ entries: [[String: Any]]) throws -> Store {
         harness.serveCatalog(entries)

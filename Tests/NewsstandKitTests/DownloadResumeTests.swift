@@ -20,9 +20,7 @@ final class DownloadResumeTests: XCTestCase {
 
     func testKeptBytesThatWereChangedAreCaughtByTheDigestAndTheIssueIsFetchedWholeOnce() throws {
         let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 10_000_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (store, issue, data) = try storeWithIssueA(harness, size: 10_000_000)
         var kept = data.prefix(6_000_000)
         kept[3_000_000] ^= 0x01
         try plantPart(store, id: "a", bytes: kept, url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
@@ -62,9 +60,7 @@ final class DownloadResumeTests: XCTestCase {
     func testAMismatchedContentRangeIsRejectedAndNothingIsAppended() throws {
         let harness = try StoreHarness()
         harness.policy.maximumAttempts = 1
-        let (data, entry) = harness.serveIssue("a", size: 300_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (store, issue, data) = try storeWithIssueA(harness, size: 300_000)
         try plantPart(store, id: "a", bytes: data.prefix(100_000), url: harness.server.url("/issues/a.pdf"), validator: "\"v1\"")
         harness.server.inject(.wrongRange(start: 50_000), into: "/issues/a.pdf")
 

@@ -40,9 +40,7 @@ final class DownloadRetryTests: XCTestCase {
     func testACommandDoesNotWaitForAServerThatIsAway() throws {
         let harness = try StoreHarness()
         harness.policy.maximumAttempts = 2
-        let (_, entry) = harness.serveIssue("a", size: 50_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (_, issue, _) = try storeWithIssueA(harness, size: 50_000)
         harness.server.stop()
         harness.newsstand.download(issue)
         let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
@@ -51,9 +49,7 @@ final class DownloadRetryTests: XCTestCase {
 
     func testACutConnectionIsRetriedAndResumed() throws {
         let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 1_000_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (store, issue, data) = try storeWithIssueA(harness, size: 1_000_000)
         harness.server.inject(.cutAfter(300_000), into: "/issues/a.pdf")
 
         harness.newsstand.download(issue)
@@ -66,9 +62,7 @@ final class DownloadRetryTests: XCTestCase {
 
     func testBusyServerIsRetriedHonouringRetryAfter() throws {
         let harness = try StoreHarness()
-        let (_, entry) = harness.serveIssue("a", size: 50_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (_, issue, _) = try storeWithIssueA(harness, size: 50_000)
         harness.server.inject(.status(503, retryAfter: 1), .status(429), into: "/issues/a.pdf")
         let delays = Locked<[TimeInterval]>([])
         let observer = harness.center.addObserver(forName: Issue.stateDidChangeNotification, object: issue, queue: nil) { _ in
@@ -162,9 +156,7 @@ final class DownloadRetryTests: XCTestCase {
         let harness = try StoreHarness()
         harness.policy.stallTimeout = 1
         harness.policy.maximumAttempts = 1
-        let (_, entry) = harness.serveIssue("a", size: 500_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (store, issue, _) = try storeWithIssueA(harness, size: 500_000)
         harness.server.inject(.stallAfter(100_000), into: "/issues/a.pdf")
 
         harness.newsstand.download(issue)

@@ -7,9 +7,7 @@ import XCTest
 final class DownloadTests: XCTestCase {
     func testDownloadIsVerifiedInstalledAndNotified() throws {
         let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 2_000_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (store, issue, data) = try storeWithIssueA(harness, size: 2_000_000)
         let progress = NotificationCounter(Issue.downloadDidProgressNotification, center: harness.center, object: issue)
         let finished = NotificationCounter(Issue.downloadDidFinishNotification, center: harness.center, object: issue)
 
@@ -130,9 +128,7 @@ final class DownloadTests: XCTestCase {
     func testALongerBodyThanTheCatalogSaysIsAbortedAndRemoved() throws {
         let harness = try StoreHarness()
         harness.policy.maximumAttempts = 1
-        let (_, entry) = harness.serveIssue("a", size: 100_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (store, issue, _) = try storeWithIssueA(harness, size: 100_000)
         harness.server.inject(.extraBytes(50_000), into: "/issues/a.pdf")
 
         harness.newsstand.download(issue)
@@ -144,9 +140,7 @@ final class DownloadTests: XCTestCase {
 
     func testNoContentLengthStillVerifies() throws {
         let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 400_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (store, issue, data) = try storeWithIssueA(harness, size: 400_000)
         harness.server.inject(.noContentLength, into: "/issues/a.pdf")
         harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
@@ -155,9 +149,7 @@ final class DownloadTests: XCTestCase {
 
     func testDeleteRemovesTheIssueAndItsPart() throws {
         let harness = try StoreHarness()
-        let (_, entry) = harness.serveIssue("a", size: 50_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (store, issue, _) = try storeWithIssueA(harness, size: 50_000)
         harness.newsstand.download(issue)
         XCTAssertTrue(harness.waitUntilFinished(issue).isDownloaded)
         try harness.newsstand.delete(issue)

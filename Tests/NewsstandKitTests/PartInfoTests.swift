@@ -101,9 +101,7 @@ final class PartInfoTests: XCTestCase {
     /// A part left by a version that kept its info in `.part.json` resumes with its validator.
     func testAPartOfAnEarlierVersionResumes() throws {
         let harness = try StoreHarness()
-        let (data, entry) = harness.serveIssue("a", size: 1_000_000)
-        let store = try loadedStore(harness, [entry])
-        let issue = try XCTUnwrap(store.issue(withID: "a"))
+        let (store, issue, data) = try storeWithIssueA(harness, size: 1_000_000)
         try store.library.prepareFolder(for: "a")
         try data.prefix(300_000).write(to: URL(fileURLWithPath: store.library.partPath(for: "a", as: .pdf)))
         let legacy = PartInfo(url: harness.server.url("/issues/a.pdf").absoluteString, validator: "\"v1\"")

@@ -50,9 +50,7 @@ final class NewsstandScreenTests: XCTestCase {
     }
 
     func testNarrowNewsstand() {
-        var state = ShelfState()
-        state.selected = 4
-        assertSnapshot(render(width: 60, height: 20, state: state), named: "newsstand-60x20")
+        assertSnapshot(render(width: 60, height: 20, state: .selecting(4)), named: "newsstand-60x20")
     }
 
     func testNoSubscriptions() {

@@ -119,9 +119,7 @@ final class ShelfScreenTests: XCTestCase {
     /// The list view at 80×24: eighteen lines above the details strip, each with its marks,
     /// title, date, size and state, a progress bar on the downloading one.
     func testTheListViewAt80x24() {
-        var state = ShelfState()
-        state.selected = 3
-        let screen = render(width: 80, height: 24, state: state, mode: .list)
+        let screen = render(width: 80, height: 24, state: .selecting(3), mode: .list)
         assertSnapshot(screen, named: "list-80x24")
         let layout = ShelfLayout(width: 80, height: 24, mode: .list)
         XCTAssertGreaterThanOrEqual(layout.visibleRows, 18)
@@ -139,29 +137,21 @@ final class ShelfScreenTests: XCTestCase {
     }
 
     func testScrolledToTheLastRowWithAWideTitle() {
-        var state = ShelfState()
-        state.selected = 9
-        assertSnapshot(render(width: 120, height: 32, state: state), named: "shelf-scrolled")
+        assertSnapshot(render(width: 120, height: 32, state: .selecting(9)), named: "shelf-scrolled")
     }
 
     func testSmallTerminal60x20() {
-        var state = ShelfState()
-        state.selected = 5
-        assertSnapshot(render(width: 60, height: 20, state: state), named: "shelf-60x20")
+        assertSnapshot(render(width: 60, height: 20, state: .selecting(5)), named: "shelf-60x20")
     }
 
     func testDetailsStripOnATallNarrowTerminal() {
-        var state = ShelfState()
-        state.selected = 3
-        assertSnapshot(render(width: 64, height: 34, state: state), named: "details-strip-64x34")
+        assertSnapshot(render(width: 64, height: 34, state: .selecting(3)), named: "details-strip-64x34")
     }
 
     /// 80×24 without colour: the side pane would leave two cards; compact cards in two rows, eight
     /// of them, and how many are below.
     func testEightCompactCardsAt80x24() {
-        var state = ShelfState()
-        state.selected = 1
-        let screen = render(width: 80, height: 24, state: state)
+        let screen = render(width: 80, height: 24, state: .selecting(1))
         assertSnapshot(screen, named: "shelf-80x24")
         let layout = ShelfLayout(width: 80, height: 24)
         XCTAssertGreaterThanOrEqual(layout.columns * layout.visibleRows, 6)

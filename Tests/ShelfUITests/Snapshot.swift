@@ -40,3 +40,12 @@ private func compareSnapshot(_ lines: [String], file name: String, what: String,
         XCTFail("\(what) differs.\n--- expected\n\(expected)--- actual\n\(actual)", file: source, line: line)
     }
 }
+
+extension ShelfState {
+    /// A state whose selection is the item at `index`, as a snapshot starts from.
+    static func selecting(_ index: Int) -> ShelfState {
+        var state = ShelfState()
+        state.selected = index
+        return state
+    }
+}
