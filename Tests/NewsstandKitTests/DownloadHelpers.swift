@@ -12,6 +12,16 @@ extension XCTestCase {
         return (store, try XCTUnwrap(store.issue(withID: "a")), data)
     }
 
+    /// Downloads issue `a` of `size` bytes (``storeWithIssueA(_:size:)``) in one attempt, with
+    /// `fault` in its transfer; the store, and the failure the download ended with.
+    func downloadOnceFailing(_ harness: StoreHarness, size: Int, _ fault: TestServer.Fault) throws -> (store: Store, failure: NewsstandError) {
+        harness.policy.maximumAttempts = 1
+        let (store, issue, _) = try storeWithIssueA(harness, size: size)
+        harness.server.inject(fault, into: "/issues/a.pdf")
+        harness.newsstand.download(issue)
+        return (store, try XCTUnwrap(harness.waitUntilFinished(issue).failure))
+    }
+
     /// A store of the harness whose catalog of `entries` is served and read.
     func loadedStore(_ harness: StoreHarness, _ entries: [[String: Any]]) throws -> Store {
         harness.serveCatalog(entries)

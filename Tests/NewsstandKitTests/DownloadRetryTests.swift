@@ -155,12 +155,7 @@ final class DownloadRetryTests: XCTestCase {
     func testAStalledServerTimesOutAndKeepsThePart() throws {
         let harness = try StoreHarness()
         harness.policy.stallTimeout = 1
-        harness.policy.maximumAttempts = 1
-        let (store, issue, _) = try storeWithIssueA(harness, size: 500_000)
-        harness.server.inject(.stallAfter(100_000), into: "/issues/a.pdf")
-
-        harness.newsstand.download(issue)
-        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        let (store, failure) = try downloadOnceFailing(harness, size: 500_000, .stallAfter(100_000))
         XCTAssertEqual(failure.code, .timedOut)
         XCTAssertTrue(failure.isRetryable)
         XCTAssertEqual(FileOps.regularFileSize(store.library.partPath(for: "a", as: .pdf)), 100_000)

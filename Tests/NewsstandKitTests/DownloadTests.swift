@@ -126,13 +126,7 @@ final class DownloadTests: XCTestCase {
     }
 
     func testALongerBodyThanTheCatalogSaysIsAbortedAndRemoved() throws {
-        let harness = try StoreHarness()
-        harness.policy.maximumAttempts = 1
-        let (store, issue, _) = try storeWithIssueA(harness, size: 100_000)
-        harness.server.inject(.extraBytes(50_000), into: "/issues/a.pdf")
-
-        harness.newsstand.download(issue)
-        let failure = try XCTUnwrap(harness.waitUntilFinished(issue).failure)
+        let (store, failure) = try downloadOnceFailing(try StoreHarness(), size: 100_000, .extraBytes(50_000))
         XCTAssertEqual(failure.code, .tooLarge)
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.partPath(for: "a", as: .pdf)))
         XCTAssertFalse(FileManager.default.fileExists(atPath: store.library.filePath(for: "a", as: .pdf)))
