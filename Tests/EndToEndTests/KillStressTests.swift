@@ -5,8 +5,8 @@ import XCTest
 /// Downloads killed with SIGKILL again and again, then finished: every file must be byte-identical.
 final class KillStressTests: XCTestCase {
     func testTwentyKillsAtRandomMomentsLeaveEveryFileIntact() throws {
-        let (_, server, runner) = try stressed()
-        var generator = seeded("kill stress")
+        let (_, server, runner) = try folderWithServer()
+        var generator = clockSeededGenerator("kill stress")
 
         var originals: [String: Data] = [:]
         var entries: [[String: Any]] = []
@@ -56,7 +56,7 @@ final class KillStressTests: XCTestCase {
 
 extension KillStressTests {
     /// A folder and a server, both kept until the test ends, and a runner for that folder.
-    private func stressed() throws -> (TemporaryDirectory, TestServer, CommandRunner) {
+    private func folderWithServer() throws -> (TemporaryDirectory, TestServer, CommandRunner) {
         let folder = TemporaryDirectory()
         let server = try TestServer()
         addTeardownBlock {
@@ -67,15 +67,15 @@ extension KillStressTests {
     }
 
     /// A generator seeded from the clock, its seed printed so that a failing run can be replayed.
-    private func seeded(_ label: String) -> SplitMix {
+    private func clockSeededGenerator(_ label: String) -> SplitMix {
         let generator = SplitMix(seed: UInt64(Date().timeIntervalSince1970))
         print("\(label) seed \(generator.seed)")
         return generator
     }
 
     func testKillsWhileTheCatalogCacheIsWrittenKeepTheOldCache() throws {
-        let (folder, server, runner) = try stressed()
-        var generator = seeded("cache kill")
+        let (folder, server, runner) = try folderWithServer()
+        var generator = clockSeededGenerator("cache kill")
         let catalog = server.url("/catalog.plist").absoluteString
 
         let old = (0..<5).map { Fixtures.entry(id: "old\($0)", download: "issues/\($0).pdf") }
