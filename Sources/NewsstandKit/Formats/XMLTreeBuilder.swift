@@ -93,8 +93,9 @@ extension XMLTree {
         /// from the tags and `="` in its first 64 KiB, with a fifth to spare. Growing lists of a
         /// few hundred thousand items, moved at each doubling, cost a seventh of the parse; room
         /// reserved and never used is not touched, but the 2 MiB pages it straddles are. A
-        /// fixed guess (a tag every 40 bytes) was twice too much for a feed of calibre's shape
-        /// read in halves, and too little for one of short items. Never more than one item in
+        /// fixed guess (a tag every 40 bytes, reckoned on the whole document) was nearly three
+        /// times too much for the first half of a feed of calibre's shape, and too little for
+        /// one of short items. Never more than one item in
         /// 20 bytes: a document of nothing but empty tags grows its lists instead of reserving
         /// gigabytes.
         static func room(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (elements: Int, attributes: Int) {
